@@ -1,0 +1,21 @@
+#pragma once
+// Every registry, filled once at start-up by each folder's register_builtin().
+#include "routing/registry.hpp"
+#include "topologies/registry.hpp"
+#include "workloads/pattern.hpp"
+
+namespace interflow::cli {
+
+struct Plugins {
+  topo::TopologyRegistry topologies{"topology"};
+  routing::RoutingRegistry routings{"routing"};
+  workloads::PatternRegistry patterns{"pattern"};
+
+  Plugins() {
+    topo::register_builtin(topologies);
+    routing::register_builtin(routings);
+    workloads::register_builtin(patterns);
+  }
+};
+
+}  // namespace interflow::cli

@@ -1,0 +1,65 @@
+#include <unistd.h>
+
+#include <iostream>
+
+#include "cli/commands.hpp"
+#include "cli/report.hpp"
+#include "cli/static_run.hpp"
+
+namespace interflow::cli {
+
+Action add_static_command(CLI::App& app, const Plugins& plugins) {
+  auto* cmd = app.add_subcommand("static", "static max-min flow engine: throughput of a topology + routing + pattern");
+  auto config = std::make_shared<StaticConfig>();
+  struct Output {
+    std::string dir;
+    bool flows_csv = false;
+    bool json = false;
+    bool quiet = false;
+    bool no_progress = false;
+  };
+  auto output = std::make_shared<Output>();
+  cmd->set_config("--config", "", "read options from a TOML experiment file (keys as long option names)");
+  cmd->add_option("-t,--topology", config->topology, "topology spec NAME[:key=value,...] (see `interflow list`)")
+      ->capture_default_str();
+  cmd->add_option("-r,--routing", config->routing, "routing spec NAME[:key=value,...]; default: the topology's own");
+  cmd->add_option("-p,--pattern", config->pattern, "traffic pattern spec NAME[:key=value,...]")->capture_default_str();
+  cmd->add_option("-s,--seed", config->seed, "seed of every random choice of the run")->capture_default_str();
+  cmd->add_option("-j,--threads", config->threads, "worker threads (0 = all cores); results do not depend on it")
+      ->capture_default_str();
+  cmd->add_option("--endpoint-gbps", config->links.endpoint_gbps,
+                  "capacity of endpoint (injection) links; also the nominal injection rate of direct networks")
+      ->capture_default_str();
+  cmd->add_option("--switch-gbps", config->links.switch_gbps, "capacity of switch-to-switch links")
+      ->capture_default_str();
+  cmd->add_option("--endpoint-latency-ns", config->links.endpoint_latency_ns, "latency of endpoint links")
+      ->capture_default_str();
+  cmd->add_option("--switch-latency-ns", config->links.switch_latency_ns, "latency of switch-to-switch links")
+      ->capture_default_str();
+  cmd->add_option("--failures", config->failures,
+                  "cables to fail, chosen by the seed: a percentage (5%), a fraction (0.05) or a count (120)")
+      ->capture_default_str();
+  cmd->add_option("--failure-scope", config->failure_scope,
+                  "which cables may fail: network (switch-to-switch) or all")
+      ->capture_default_str();
+  cmd->add_option("--max-flows", config->max_flows, "refuse patterns that would generate more flows")
+      ->capture_default_str();
+  cmd->add_option("-o,--out", output->dir, "write summary.json and links.csv (and flows.csv) into this directory");
+  cmd->add_flag("--flows-csv", output->flows_csv, "with --out, also write flows.csv (one row per flow)");
+  cmd->add_flag("--json", output->json, "print summary.json on stdout instead of the text summary");
+  cmd->add_flag("-q,--quiet", output->quiet, "print nothing on stdout");
+  cmd->add_flag("--no-progress", output->no_progress, "never show the progress line on stderr");
+  return [&plugins, config, output]() {
+    config->progress = !output->no_progress;
+    if (output->flows_csv && output->dir.empty()) throw InputError("--flows-csv needs --out DIR");
+    const StaticRun run = run_static(plugins, *config);
+    if (!output->dir.empty()) write_results_dir(run, output->dir, output->flows_csv);
+    if (output->json)
+      write_summary_json(run, std::cout);
+    else if (!output->quiet)
+      print_summary_text(run, std::cout);
+    return 0;
+  };
+}
+
+}  // namespace interflow::cli

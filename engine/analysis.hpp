@@ -1,0 +1,31 @@
+#pragma once
+// Structural analysis of a network: endpoint-to-endpoint distances (diameter, mean distance) by
+// breadth-first search from every endpoint, or from a seeded sample of them when that is too costly.
+#include <cstdint>
+
+#include "engine/network.hpp"
+
+namespace interflow {
+
+struct DistanceReport {
+  bool exact = true;                 // false: from `sources` sampled endpoints
+  std::uint64_t sources = 0;
+  std::uint32_t diameter_links = 0;  // largest finite endpoint-to-endpoint distance seen
+  double mean_links = 0;             // mean over ordered pairs of distinct, connected endpoints
+  std::uint64_t disconnected_pairs = 0;
+};
+
+class DistanceAnalysis {
+ public:
+  // Exact when endpoints x links <= work_limit; otherwise `samples` seeded source endpoints.
+  DistanceAnalysis(std::uint64_t work_limit = 4'000'000'000ULL, std::uint32_t samples = 1000, std::uint64_t seed = 1)
+      : work_limit_(work_limit), samples_(samples), seed_(seed) {}
+  DistanceReport run(const Network& net) const;
+
+ private:
+  std::uint64_t work_limit_;
+  std::uint32_t samples_;
+  std::uint64_t seed_;
+};
+
+}  // namespace interflow

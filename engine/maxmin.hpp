@@ -1,0 +1,46 @@
+#pragma once
+// Weighted max-min fair rates by progressive filling (water-filling).
+//
+// Every path variable v has a weight w_v > 0 and crosses a set of links. The solver raises a common
+// level t; each unfrozen variable gets w_v * t. The link whose fair share
+//   share_l = (capacity_l - rate already frozen on l) / (sum of weights of unfrozen vars on l)
+// is smallest is the next bottleneck: its variables freeze at w_v * share_l. Links live in a
+// min-heap keyed by share; a link's share only grows as variables elsewhere freeze, so heap keys
+// are lower bounds and are refreshed lazily when popped (a link touched since its key was computed
+// is re-pushed with its new share). The result is the unique weighted max-min fair allocation
+// (Bertsekas & Gallager, Data Networks, 2nd ed., §6.5.2), up to floating-point rounding.
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "engine/types.hpp"
+
+namespace interflow {
+
+struct MaxMinInput {
+  std::span<const float> capacity_gbps;        // per link
+  std::span<const std::uint64_t> var_offsets;  // per variable, size V+1, into `links`
+  std::span<const LinkId> links;               // link ids of all variables, concatenated
+  std::span<const double> weight;              // per variable, > 0
+};
+
+class MaxMinSolver {
+ public:
+  void run(const MaxMinInput& input);
+
+  // Rate of each variable in Gbit/s. A variable with no link gets +infinity.
+  const std::vector<double>& rates() const { return rate_; }
+  // The link that froze each variable (kNone for a variable with no link).
+  const std::vector<LinkId>& bottlenecks() const { return bottleneck_; }
+  // Number of bottleneck links found (distinct freezing steps).
+  std::uint64_t bottleneck_steps() const { return steps_; }
+  std::uint64_t heap_refreshes() const { return refreshes_; }
+
+ private:
+  std::vector<double> rate_;
+  std::vector<LinkId> bottleneck_;
+  std::uint64_t steps_ = 0;
+  std::uint64_t refreshes_ = 0;
+};
+
+}  // namespace interflow

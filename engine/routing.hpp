@@ -1,0 +1,40 @@
+#pragma once
+// The routing interface the engines call. A routing answers, for every flow, one or more weighted
+// paths of directed link ids (see PathTable). Implementations live in routing/.
+#include <atomic>
+#include <cstdint>
+#include <functional>
+
+#include "engine/flows.hpp"
+#include "engine/network.hpp"
+#include "engine/paths.hpp"
+
+namespace interflow {
+
+struct RouteContext {
+  std::uint64_t seed = 1;                       // the run seed; per-flow streams derive from it
+  std::atomic<std::uint64_t>* progress = nullptr;  // flows routed so far (optional)
+};
+
+class Routing {
+ public:
+  virtual ~Routing() = default;
+  // Routes every flow of `flows` on `net`. Must give the same table for any thread count.
+  virtual PathTable route_all(const Network& net, const FlowSet& flows, const RouteContext& ctx) const = 0;
+  virtual bool multipath() const { return false; }
+};
+
+// Base for routings that compute each flow's paths independently of the others: route_all() runs
+// route() over fixed-size chunks of flows in parallel and concatenates them in flow order.
+class PerFlowRouting : public Routing {
+ public:
+  // Appends the paths of flow (src -> dst) to `sink`. Leave the sink empty for an unroutable flow.
+  // `flow_seed` is this flow's own random stream (derived from the run seed and the flow index).
+  virtual void route(const Network& net, EndpointId src, EndpointId dst, std::uint64_t flow_seed,
+                     PathSink& sink) const = 0;
+  PathTable route_all(const Network& net, const FlowSet& flows, const RouteContext& ctx) const override;
+
+  static constexpr std::size_t kChunk = 4096;  // fixed, so results never depend on the thread count
+};
+
+}  // namespace interflow

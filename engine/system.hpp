@@ -1,0 +1,23 @@
+#pragma once
+// Process facts: peak memory and wall-clock timing.
+#include <chrono>
+#include <cstdint>
+
+namespace interflow {
+
+// Peak resident set size of this process so far, in bytes (getrusage ru_maxrss).
+std::uint64_t peak_rss_bytes();
+
+class Stopwatch {
+ public:
+  Stopwatch() : start_(std::chrono::steady_clock::now()) {}
+  double seconds() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  }
+  void reset() { start_ = std::chrono::steady_clock::now(); }
+
+ private:
+  std::chrono::steady_clock::time_point start_;
+};
+
+}  // namespace interflow

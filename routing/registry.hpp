@@ -1,0 +1,25 @@
+#pragma once
+// The routing registry: a routing is built for a given topology (topology-specific routings check
+// the family and read its metadata; generic ones only use the network).
+#include "engine/registry.hpp"
+#include "engine/routing.hpp"
+#include "engine/topology.hpp"
+
+namespace interflow::routing {
+
+using RoutingRegistry = Registry<Routing, const Topology&>;
+
+// Registers every built-in routing. Adding a routing: one file plus one line in register_builtin.cpp.
+void register_builtin(RoutingRegistry& registry);
+
+void register_dor(RoutingRegistry& registry);
+
+// Casts the topology to the family a routing needs, or throws an InputError naming both.
+template <class Family>
+const Family& require_family(const Topology& topology, const std::string& routing, const std::string& families) {
+  if (const auto* t = dynamic_cast<const Family*>(&topology)) return *t;
+  throw InputError("routing '" + routing + "' needs a " + families + " topology, not '" + topology.family() +
+                   "'; generic routings such as 'bfs' work on any topology");
+}
+
+}  // namespace interflow::routing

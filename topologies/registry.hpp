@@ -1,0 +1,18 @@
+#pragma once
+// The topology registry: every family registers a name, a summary, its parameters and a factory
+// that builds a Topology with the user's link defaults.
+#include "engine/network.hpp"
+#include "engine/registry.hpp"
+#include "engine/topology.hpp"
+
+namespace interflow::topo {
+
+using TopologyRegistry = Registry<Topology, const LinkDefaults&>;
+
+// Registers every built-in family. Adding a family: one file plus one line here (register_builtin.cpp).
+void register_builtin(TopologyRegistry& registry);
+
+// One function per family file.
+void register_torus(TopologyRegistry& registry);
+
+}  // namespace interflow::topo

@@ -1,0 +1,38 @@
+#pragma once
+// n-dimensional torus and mesh with any radix per dimension.
+#include <cstdint>
+#include <vector>
+
+#include "engine/topology.hpp"
+
+namespace interflow::topo {
+
+class TorusTopology : public Topology {
+ public:
+  // endpoints_per_router = 0 builds a direct network: each router is itself the endpoint, with no
+  // injection link (how INRFlow models tori). c >= 1 hangs c endpoints off each router on links.
+  TorusTopology(std::vector<std::uint32_t> dims, bool wrap, std::uint32_t endpoints_per_router,
+                const LinkDefaults& defaults);
+
+  const std::vector<std::uint32_t>& dims() const { return dims_; }
+  bool wrap() const { return wrap_; }
+  std::uint32_t endpoints_per_router() const { return per_router_; }
+  std::uint32_t num_routers() const { return routers_; }
+  // Router vertices are 0..num_routers-1, numbered in mixed radix with dimension 0 fastest.
+  std::uint32_t stride(std::size_t dim) const { return stride_[dim]; }
+  VertexId router_of(EndpointId e) const { return per_router_ == 0 ? e : e / per_router_; }
+  std::uint32_t coordinate(VertexId router, std::size_t dim) const { return (router / stride_[dim]) % dims_[dim]; }
+
+  std::vector<std::uint32_t> endpoint_grid() const override;
+  std::vector<TopologyFact> facts() const override;
+  std::string default_routing() const override { return "dor"; }
+
+ private:
+  std::vector<std::uint32_t> dims_;
+  std::vector<std::uint32_t> stride_;
+  bool wrap_;
+  std::uint32_t per_router_;
+  std::uint32_t routers_ = 1;
+};
+
+}  // namespace interflow::topo
