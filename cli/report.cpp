@@ -129,6 +129,7 @@ void write_summary_json(const StaticRun& run, std::ostream& out) {
   j.field("total", run.total_seconds);
   j.end_object();
   j.field("solver_bottleneck_steps", m.solver_steps);
+  j.field("solver_heap_refreshes", m.solver_refreshes);
   j.field("peak_rss_bytes", peak_rss_bytes());
   j.end_object();
   j.finish();

@@ -1,27 +1,13 @@
 #include "engine/maxmin.hpp"
 
+#include "engine/radix_heap.hpp"
+
 #include <algorithm>
 #include <limits>
 #include <stdexcept>
 
 namespace interflow {
 
-namespace {
-
-struct HeapEntry {
-  double share;
-  LinkId link;
-};
-
-// std heap functions build a max-heap; "later" entries sort first so the top is the smallest share,
-// ties broken by the lower link id (deterministic).
-struct Later {
-  bool operator()(const HeapEntry& a, const HeapEntry& b) const {
-    return a.share != b.share ? a.share > b.share : a.link > b.link;
-  }
-};
-
-}  // namespace
 
 void MaxMinSolver::run(const MaxMinInput& in) {
   const std::size_t num_links = in.capacity_gbps.size();
@@ -31,24 +17,19 @@ void MaxMinSolver::run(const MaxMinInput& in) {
   rate_.assign(num_vars, 0.0);
   bottleneck_.assign(num_vars, kNone);
 
-  // Link -> variables incidence (transpose of the paths), by counting sort.
-  std::vector<std::uint64_t> link_first(num_links + 1, 0);
-  for (LinkId l : in.links) ++link_first[l + 1];
-  for (std::size_t l = 0; l < num_links; ++l) link_first[l + 1] += link_first[l];
-  std::vector<std::uint32_t> link_vars(in.links.size());
-  {
-    std::vector<std::uint64_t> fill(link_first.begin(), link_first.end() - 1);
-    for (std::uint32_t v = 0; v < num_vars; ++v)
-      for (std::uint64_t i = in.var_offsets[v]; i < in.var_offsets[v + 1]; ++i)
-        link_vars[fill[in.links[i]]++] = v;
-  }
-
-  std::vector<double> remaining(num_links);
-  std::vector<double> weight_sum(num_links, 0.0);
-  std::vector<std::uint32_t> unfrozen(num_links, 0);
-  std::vector<std::uint8_t> dirty(num_links, 0);
+  // Per-link state packed together: freezing a variable touches every link of its path, and one
+  // cache line per link is far cheaper than one per array.
+  struct LinkState {
+    double remaining;   // capacity not yet taken by frozen variables
+    double weight_sum;  // of the unfrozen variables crossing the link
+    double load;        // sum of the rates of frozen variables crossing the link
+    std::uint32_t unfrozen;
+    std::uint32_t dirty;  // changed since its heap key was computed
+  };
+  if (in.links.size() >= 0xffffffffULL) throw std::length_error("maxmin: more than 4 billion path entries");
+  std::vector<LinkState> link(num_links);
   std::vector<std::uint8_t> frozen(num_vars, 0);
-  for (std::size_t l = 0; l < num_links; ++l) remaining[l] = in.capacity_gbps[l];
+  for (std::size_t l = 0; l < num_links; ++l) link[l] = {in.capacity_gbps[l], 0.0, 0.0, 0, 0};
   for (std::uint32_t v = 0; v < num_vars; ++v) {
     if (!(in.weight[v] > 0)) throw std::invalid_argument("maxmin: weights must be positive");
     if (in.var_offsets[v] == in.var_offsets[v + 1]) {
@@ -56,33 +37,43 @@ void MaxMinSolver::run(const MaxMinInput& in) {
       frozen[v] = 1;
     }
     for (std::uint64_t i = in.var_offsets[v]; i < in.var_offsets[v + 1]; ++i) {
-      weight_sum[in.links[i]] += in.weight[v];
-      ++unfrozen[in.links[i]];
+      LinkState& s = link[in.links[i]];
+      s.weight_sum += in.weight[v];
+      ++s.unfrozen;
     }
   }
+  link_paths_.resize(num_links);
+  for (std::size_t l = 0; l < num_links; ++l) link_paths_[l] = link[l].unfrozen;
 
-  auto share_of = [&](std::size_t l) { return std::max(0.0, remaining[l]) / weight_sum[l]; };
-  std::vector<HeapEntry> heap;
+  // Link -> variables incidence (transpose of the paths), by counting sort.
+  std::vector<std::uint32_t> link_first(num_links + 1, 0);
+  for (std::size_t l = 0; l < num_links; ++l) link_first[l + 1] = link_first[l] + link[l].unfrozen;
+  std::vector<std::uint32_t> link_vars(in.links.size());
+  {
+    std::vector<std::uint32_t> fill(link_first.begin(), link_first.end() - 1);
+    for (std::uint32_t v = 0; v < num_vars; ++v)
+      for (std::uint64_t i = in.var_offsets[v]; i < in.var_offsets[v + 1]; ++i) link_vars[fill[in.links[i]]++] = v;
+  }
+
+  auto share_of = [&](std::size_t l) { return std::max(0.0, link[l].remaining) / link[l].weight_sum; };
+  RadixHeap<LinkId> heap;
   for (std::size_t l = 0; l < num_links; ++l)
-    if (unfrozen[l] > 0) heap.push_back({share_of(l), static_cast<LinkId>(l)});
-  std::make_heap(heap.begin(), heap.end(), Later{});
+    if (link[l].unfrozen > 0) heap.push(share_of(l), static_cast<LinkId>(l));
 
   while (!heap.empty()) {
-    std::pop_heap(heap.begin(), heap.end(), Later{});
-    const HeapEntry top = heap.back();
-    heap.pop_back();
-    const LinkId l = top.link;
-    if (unfrozen[l] == 0) continue;
-    if (dirty[l]) {  // touched since its key was computed: its share can only have grown
-      dirty[l] = 0;
+    double key;
+    LinkId l;
+    heap.pop(key, l);
+    if (link[l].unfrozen == 0) continue;
+    if (link[l].dirty) {  // touched since its key was computed: its share can only have grown
+      link[l].dirty = 0;
       ++refreshes_;
-      heap.push_back({share_of(l), l});
-      std::push_heap(heap.begin(), heap.end(), Later{});
+      heap.push(share_of(l), l);
       continue;
     }
-    // l is a true bottleneck: every other link's share is at least its key >= top.share.
+    // l is a true bottleneck: every other link's share is at least its key >= this key.
     ++steps_;
-    const double level = top.share;
+    const double level = key;
     for (std::uint64_t i = link_first[l]; i < link_first[l + 1]; ++i) {
       const std::uint32_t v = link_vars[i];
       if (frozen[v]) continue;
@@ -91,15 +82,17 @@ void MaxMinSolver::run(const MaxMinInput& in) {
       rate_[v] = r;
       bottleneck_[v] = l;
       for (std::uint64_t j = in.var_offsets[v]; j < in.var_offsets[v + 1]; ++j) {
-        const LinkId m = in.links[j];
-        remaining[m] -= r;
-        weight_sum[m] -= in.weight[v];
-        --unfrozen[m];
-        dirty[m] = 1;
-        if (unfrozen[m] == 0) weight_sum[m] = 0;  // avoid drift when a link empties
+        LinkState& m = link[in.links[j]];
+        m.remaining -= r;
+        m.load += r;
+        m.weight_sum -= in.weight[v];
+        m.dirty = 1;
+        if (--m.unfrozen == 0) m.weight_sum = 0;  // avoid drift when a link empties
       }
     }
   }
+  link_load_.resize(num_links);
+  for (std::size_t l = 0; l < num_links; ++l) link_load_[l] = link[l].load;
 }
 
 }  // namespace interflow

@@ -32,6 +32,12 @@ class MaxMinSolver {
   const std::vector<double>& rates() const { return rate_; }
   // The link that froze each variable (kNone for a variable with no link).
   const std::vector<LinkId>& bottlenecks() const { return bottleneck_; }
+  // Per link: how many variables cross it, and the sum of their rates (Gbit/s).
+  const std::vector<std::uint32_t>& link_paths() const { return link_paths_; }
+  const std::vector<double>& link_load() const { return link_load_; }
+  // Hands the per-link results over (the solver keeps none).
+  std::vector<std::uint32_t> take_link_paths() { return std::move(link_paths_); }
+  std::vector<double> take_link_load() { return std::move(link_load_); }
   // Number of bottleneck links found (distinct freezing steps).
   std::uint64_t bottleneck_steps() const { return steps_; }
   std::uint64_t heap_refreshes() const { return refreshes_; }
@@ -39,6 +45,8 @@ class MaxMinSolver {
  private:
   std::vector<double> rate_;
   std::vector<LinkId> bottleneck_;
+  std::vector<std::uint32_t> link_paths_;
+  std::vector<double> link_load_;
   std::uint64_t steps_ = 0;
   std::uint64_t refreshes_ = 0;
 };

@@ -53,6 +53,8 @@ class PathSink {
   void begin_flow();
   void end_flow();
   void clear();
+  std::size_t num_vars() const { return var_length_.size(); }
+  std::size_t num_links() const { return links_.size(); }
 
  private:
   friend class PathTableBuilder;
@@ -69,6 +71,17 @@ class PathSink {
 class PathTableBuilder {
  public:
   static PathTable merge(std::vector<PathSink>& chunks);
+  // Two-pass assembly without holding every flow's paths twice: allocate() from the sizes of each
+  // flow, then store() each flow's paths in place (flows in any order, from any thread).
+  static PathTable allocate(std::span<const std::uint32_t> vars_per_flow,
+                            std::span<const std::uint32_t> links_per_flow);
+  // `sink` holds exactly the paths of flow f (one begin_flow/end_flow), sized as allocated.
+  static void store(PathTable& table, FlowId f, const PathSink& sink);
+  // For routings that visit flows out of order (e.g. grouped by destination): the sinks, taken in
+  // order, hold the flows flow_of[0], flow_of[1], ...; the table has num_flows flows in flow order,
+  // and a flow not listed in flow_of gets no path (unroutable). Each flow may be listed once.
+  static PathTable merge_scattered(std::vector<PathSink>& sinks, std::span<const FlowId> flow_of,
+                                   std::size_t num_flows);
 };
 
 }  // namespace interflow

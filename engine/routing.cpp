@@ -1,27 +1,49 @@
 #include "engine/routing.hpp"
 
+#include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 
 #include "engine/random.hpp"
 
 namespace interflow {
 
+// Two passes over fixed chunks of flows: the first only measures each flow's paths, the second
+// routes again and writes them straight into the final table. Routing twice is cheaper than
+// holding every path twice (once per chunk, once merged), which at a million flows of 80 links
+// would cost hundreds of MiB of peak memory.
 PathTable PerFlowRouting::route_all(const Network& net, const FlowSet& flows, const RouteContext& ctx) const {
   const std::size_t n = flows.size();
   const std::size_t chunks = (n + kChunk - 1) / kChunk;
-  std::vector<PathSink> sinks(chunks);
+  tbb::enumerable_thread_specific<PathSink> sinks;
+  auto route_one = [&](PathSink& sink, std::size_t f) {
+    sink.clear();
+    sink.begin_flow();
+    if (flows.src[f] != flows.dst[f])
+      route(net, flows.src[f], flows.dst[f], derive_seed(ctx.seed, Stream::Routing, f), sink);
+    sink.end_flow();
+  };
+  std::vector<std::uint32_t> vars(n), links(n);
   tbb::parallel_for(std::size_t{0}, chunks, [&](std::size_t c) {
-    PathSink& sink = sinks[c];
+    PathSink& sink = sinks.local();
+    for (std::size_t f = c * kChunk; f < std::min(n, (c + 1) * kChunk); ++f) {
+      route_one(sink, f);
+      vars[f] = static_cast<std::uint32_t>(sink.num_vars());
+      links[f] = static_cast<std::uint32_t>(sink.num_links());
+    }
+  });
+  PathTable table = PathTableBuilder::allocate(vars, links);
+  vars = {};
+  links = {};
+  tbb::parallel_for(std::size_t{0}, chunks, [&](std::size_t c) {
+    PathSink& sink = sinks.local();
     const std::size_t end = std::min(n, (c + 1) * kChunk);
     for (std::size_t f = c * kChunk; f < end; ++f) {
-      sink.begin_flow();
-      if (flows.src[f] != flows.dst[f])
-        route(net, flows.src[f], flows.dst[f], derive_seed(ctx.seed, Stream::Routing, f), sink);
-      sink.end_flow();
+      route_one(sink, f);
+      PathTableBuilder::store(table, static_cast<FlowId>(f), sink);
     }
     if (ctx.progress) ctx.progress->fetch_add(end - c * kChunk, std::memory_order_relaxed);
   });
-  return PathTableBuilder::merge(sinks);
+  return table;
 }
 
 }  // namespace interflow

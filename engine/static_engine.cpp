@@ -48,6 +48,7 @@ StaticResult StaticEngine::run(const FlowSet& flows, const StaticOptions& option
   solver.run({capacity, paths.var_offsets(), paths.all_links(), weight});
   m.solve_seconds = clock.seconds();
   m.solver_steps = solver.bottleneck_steps();
+  m.solver_refreshes = solver.heap_refreshes();
   const auto& var_rate = solver.rates();
 
   // Per-flow results.
@@ -70,7 +71,9 @@ StaticResult StaticEngine::run(const FlowSet& flows, const StaticOptions& option
     ++m.flows_routed;
     double rate = 0, length = 0;
     for (std::uint32_t v = paths.first_var(f); v < paths.end_var(f); ++v) {
-      rate += var_rate[v];
+      // A path with no link joins two endpoints hosted by the same router: the network does not
+      // limit it, so it runs at the endpoint's nominal injection rate.
+      rate += paths.links(v).empty() ? paths.split(v) * options.direct_endpoint_gbps : var_rate[v];
       length += paths.split(v) * static_cast<double>(paths.links(v).size());
     }
     result.flow_rate_gbps[f] = rate;
@@ -89,13 +92,8 @@ StaticResult StaticEngine::run(const FlowSet& flows, const StaticOptions& option
 
   // Per-link results.
   const std::uint32_t num_links = net_.num_links();
-  result.link_paths.assign(num_links, 0);
-  result.link_load_gbps.assign(num_links, 0.0);
-  for (std::uint32_t v = 0; v < num_vars; ++v)
-    for (LinkId l : paths.links(v)) {
-      ++result.link_paths[l];
-      result.link_load_gbps[l] += var_rate[v];
-    }
+  result.link_paths = solver.take_link_paths();
+  result.link_load_gbps = solver.take_link_load();
   std::vector<double> counts, utilisation;
   counts.reserve(num_links);
   utilisation.reserve(num_links);

@@ -52,6 +52,7 @@ struct StaticMetrics {
   double route_seconds = 0;
   double solve_seconds = 0;
   std::uint64_t solver_steps = 0;
+  std::uint64_t solver_refreshes = 0;  // stale heap keys recomputed
 };
 
 struct StaticResult {

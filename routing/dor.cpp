@@ -38,7 +38,12 @@ class DimensionOrderRouting : public PerFlowRouting {
         std::int64_t next = static_cast<std::int64_t>(at) + step * stride;
         if (nx == k) nx = 0, next -= k * stride;
         if (nx < 0) nx = k - 1, next += k * stride;
-        if (!hop(net, at, static_cast<VertexId>(next), sink)) return;
+        const LinkId l = torus_.link_toward(at, d, step, static_cast<VertexId>(next));
+        if (!net.up(l)) {
+          sink.drop_flow();
+          return;
+        }
+        sink.push(l);
         at = static_cast<VertexId>(next);
         x = nx;
       }

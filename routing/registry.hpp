@@ -13,6 +13,8 @@ using RoutingRegistry = Registry<Routing, const Topology&>;
 void register_builtin(RoutingRegistry& registry);
 
 void register_dor(RoutingRegistry& registry);
+void register_bfs(RoutingRegistry& registry);
+void register_tree_routing(RoutingRegistry& registry);
 
 // Casts the topology to the family a routing needs, or throws an InputError naming both.
 template <class Family>

@@ -14,5 +14,7 @@ void register_builtin(TopologyRegistry& registry);
 
 // One function per family file.
 void register_torus(TopologyRegistry& registry);
+void register_graph_file(TopologyRegistry& registry);
+void register_trees(TopologyRegistry& registry);
 
 }  // namespace interflow::topo

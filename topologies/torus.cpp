@@ -27,14 +27,20 @@ TorusTopology::TorusTopology(std::vector<std::uint32_t> dims, bool wrap, std::ui
   b.add_switches(routers_);
   // Cable from every router to its successor in each dimension: a ring of k >= 3 routers has k
   // cables; a ring of 2 has one (its two neighbours coincide); a mesh line of k has k-1.
+  // A regular torus (every radix >= 3) numbers router ports: 2d is the + neighbour of dimension d,
+  // 2d+1 the - neighbour, then the endpoint ports; routings then compute link ids directly.
+  regular_ = wrap_ && std::all_of(dims_.begin(), dims_.end(), [](std::uint32_t k) { return k >= 3; });
+  const auto n = static_cast<std::uint32_t>(dims_.size());
   for (VertexId r = 0; r < routers_; ++r) {
-    for (std::size_t d = 0; d < dims_.size(); ++d) {
+    for (std::uint32_t d = 0; d < n; ++d) {
       const std::uint32_t k = dims_[d];
       const std::uint32_t x = coordinate(r, d);
+      const std::uint32_t up_port = regular_ ? 2 * d : kNone;
+      const std::uint32_t down_port = regular_ ? 2 * d + 1 : kNone;
       if (x + 1 < k)
-        b.add_cable(r, r + stride_[d]);
+        b.add_cable(r, r + stride_[d], -1, -1, up_port, down_port);
       else if (wrap_ && k >= 3)
-        b.add_cable(r, r - x * stride_[d]);
+        b.add_cable(r, r - x * stride_[d], -1, -1, up_port, down_port);
     }
   }
   if (per_router_ == 0) {
@@ -44,10 +50,15 @@ TorusTopology::TorusTopology(std::vector<std::uint32_t> dims, bool wrap, std::ui
       for (std::uint32_t j = 0; j < per_router_; ++j) {
         VertexId v = 0;
         b.add_endpoint_vertex(&v);
-        b.add_cable(v, r);
+        b.add_cable(v, r, -1, -1, 0, regular_ ? 2 * n + j : kNone);
       }
   }
   net_ = b.build();
+}
+
+LinkId TorusTopology::link_toward(VertexId router, std::size_t dim, int step, VertexId next) const {
+  if (regular_) return net_.out_begin(router) + static_cast<LinkId>(2 * dim + (step < 0 ? 1 : 0));
+  return net_.find_link(router, next);
 }
 
 std::vector<std::uint32_t> TorusTopology::endpoint_grid() const {

@@ -23,6 +23,9 @@ class TorusTopology : public Topology {
   VertexId router_of(EndpointId e) const { return per_router_ == 0 ? e : e / per_router_; }
   std::uint32_t coordinate(VertexId router, std::size_t dim) const { return (router / stride_[dim]) % dims_[dim]; }
 
+  // The link from `router` to its neighbour `next` one step (+1/-1) along `dim`.
+  LinkId link_toward(VertexId router, std::size_t dim, int step, VertexId next) const;
+
   std::vector<std::uint32_t> endpoint_grid() const override;
   std::vector<TopologyFact> facts() const override;
   std::string default_routing() const override { return "dor"; }
@@ -31,6 +34,7 @@ class TorusTopology : public Topology {
   std::vector<std::uint32_t> dims_;
   std::vector<std::uint32_t> stride_;
   bool wrap_;
+  bool regular_ = false;  // torus with every radix >= 3: ports are numbered arithmetically
   std::uint32_t per_router_;
   std::uint32_t routers_ = 1;
 };

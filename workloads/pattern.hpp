@@ -37,6 +37,14 @@ using PatternRegistry = Registry<Pattern>;
 void register_builtin(PatternRegistry& registry);
 
 void register_uniform(PatternRegistry& registry);
+void register_hot_patterns(PatternRegistry& registry);      // hotspot, hotregion
+void register_local(PatternRegistry& registry);             // local
+void register_bit_permutations(PatternRegistry& registry);  // shuffle, bitreverse, transpose, complement
+void register_shift(PatternRegistry& registry);             // shift
+void register_randperm(PatternRegistry& registry);          // randperm
+void register_bisection(PatternRegistry& registry);         // bisection
+void register_all_to_all(PatternRegistry& registry);        // alltoone, alltoall, manyalltoall
+void register_grid_patterns(PatternRegistry& registry);     // neighbor, tornado
 
 // Throws an InputError when `flows` exceeds ctx.max_flows, naming the pattern.
 void check_flow_budget(const PatternContext& ctx, std::uint64_t flows, const std::string& pattern);
