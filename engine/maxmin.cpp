@@ -1,13 +1,12 @@
 #include "engine/maxmin.hpp"
 
-#include "engine/radix_heap.hpp"
-
 #include <algorithm>
 #include <limits>
 #include <stdexcept>
 
-namespace interflow {
+#include "engine/radix_heap.hpp"
 
+namespace interflow {
 
 void MaxMinSolver::run(const MaxMinInput& in) {
   const std::size_t num_links = in.capacity_gbps.size();
@@ -20,16 +19,15 @@ void MaxMinSolver::run(const MaxMinInput& in) {
   // Per-link state packed together: freezing a variable touches every link of its path, and one
   // cache line per link is far cheaper than one per array.
   struct LinkState {
-    double remaining;   // capacity not yet taken by frozen variables
-    double weight_sum;  // of the unfrozen variables crossing the link
     double load;        // sum of the rates of frozen variables crossing the link
+    double weight_sum;  // of the unfrozen variables crossing the link
     std::uint32_t unfrozen;
     std::uint32_t dirty;  // changed since its heap key was computed
   };
   if (in.links.size() >= 0xffffffffULL) throw std::length_error("maxmin: more than 4 billion path entries");
-  std::vector<LinkState> link(num_links);
+  if (!in.link_up.empty() && in.link_up.size() != num_links) throw std::invalid_argument("maxmin: link_up size");
+  std::vector<LinkState> link(num_links, LinkState{0.0, 0.0, 0, 0});
   std::vector<std::uint8_t> frozen(num_vars, 0);
-  for (std::size_t l = 0; l < num_links; ++l) link[l] = {in.capacity_gbps[l], 0.0, 0.0, 0, 0};
   for (std::uint32_t v = 0; v < num_vars; ++v) {
     if (!(in.weight[v] > 0)) throw std::invalid_argument("maxmin: weights must be positive");
     if (in.var_offsets[v] == in.var_offsets[v + 1]) {
@@ -45,17 +43,22 @@ void MaxMinSolver::run(const MaxMinInput& in) {
   link_paths_.resize(num_links);
   for (std::size_t l = 0; l < num_links; ++l) link_paths_[l] = link[l].unfrozen;
 
-  // Link -> variables incidence (transpose of the paths), by counting sort.
+  // Link -> variables incidence (transpose of the paths) by counting sort, filled from the back so
+  // that the end offsets walk down to the start offsets and no second offset array is needed.
   std::vector<std::uint32_t> link_first(num_links + 1, 0);
   for (std::size_t l = 0; l < num_links; ++l) link_first[l + 1] = link_first[l] + link[l].unfrozen;
   std::vector<std::uint32_t> link_vars(in.links.size());
-  {
-    std::vector<std::uint32_t> fill(link_first.begin(), link_first.end() - 1);
-    for (std::uint32_t v = 0; v < num_vars; ++v)
-      for (std::uint64_t i = in.var_offsets[v]; i < in.var_offsets[v + 1]; ++i) link_vars[fill[in.links[i]]++] = v;
-  }
+  for (auto v = static_cast<std::uint32_t>(num_vars); v-- > 0;)
+    for (std::uint64_t i = in.var_offsets[v]; i < in.var_offsets[v + 1]; ++i)
+      link_vars[--link_first[in.links[i] + 1]] = v;
+  // Now link_first[l + 1] holds the start of link l: shift down by one.
+  std::copy(link_first.begin() + 1, link_first.end(), link_first.begin());
+  link_first[num_links] = static_cast<std::uint32_t>(in.links.size());
 
-  auto share_of = [&](std::size_t l) { return std::max(0.0, link[l].remaining) / link[l].weight_sum; };
+  auto capacity = [&](std::size_t l) {
+    return in.link_up.empty() || in.link_up[l] ? static_cast<double>(in.capacity_gbps[l]) : 0.0;
+  };
+  auto share_of = [&](std::size_t l) { return std::max(0.0, capacity(l) - link[l].load) / link[l].weight_sum; };
   RadixHeap<LinkId> heap;
   for (std::size_t l = 0; l < num_links; ++l)
     if (link[l].unfrozen > 0) heap.push(share_of(l), static_cast<LinkId>(l));
@@ -83,7 +86,6 @@ void MaxMinSolver::run(const MaxMinInput& in) {
       bottleneck_[v] = l;
       for (std::uint64_t j = in.var_offsets[v]; j < in.var_offsets[v + 1]; ++j) {
         LinkState& m = link[in.links[j]];
-        m.remaining -= r;
         m.load += r;
         m.weight_sum -= in.weight[v];
         m.dirty = 1;

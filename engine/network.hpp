@@ -66,6 +66,8 @@ class Network {
 
   std::span<const std::uint32_t> offsets() const { return offset_; }
   std::span<const VertexId> targets() const { return target_; }
+  std::span<const float> capacities() const { return capacity_; }
+  std::span<const std::uint8_t> link_states() const { return up_; }  // 1 = up
   std::size_t memory_bytes() const;
 
  private:

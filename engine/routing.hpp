@@ -16,6 +16,17 @@ struct RouteContext {
   std::atomic<std::uint64_t>* progress = nullptr;  // flows routed so far (optional)
 };
 
+// Appends link l to the path being built, or, when l does not exist (kNone) or is down, drops every
+// path of the flow and returns false: what single-path routings without an alternative do.
+inline bool push_or_drop(const Network& net, LinkId l, PathSink& sink) {
+  if (l == kNone || !net.up(l)) {
+    sink.drop_flow();
+    return false;
+  }
+  sink.push(l);
+  return true;
+}
+
 class Routing {
  public:
   virtual ~Routing() = default;

@@ -42,10 +42,8 @@ StaticResult StaticEngine::run(const FlowSet& flows, const StaticOptions& option
   for (FlowId f = 0; f < paths.num_flows(); ++f)
     for (std::uint32_t v = paths.first_var(f); v < paths.end_var(f); ++v)
       weight[v] = flows.weight_of(f) * paths.split(v);
-  std::vector<float> capacity(net_.num_links());
-  for (LinkId l = 0; l < net_.num_links(); ++l) capacity[l] = net_.up(l) ? static_cast<float>(net_.capacity_gbps(l)) : 0.f;
   MaxMinSolver solver;
-  solver.run({capacity, paths.var_offsets(), paths.all_links(), weight});
+  solver.run({net_.capacities(), paths.var_offsets(), paths.all_links(), weight, net_.link_states()});
   m.solve_seconds = clock.seconds();
   m.solver_steps = solver.bottleneck_steps();
   m.solver_refreshes = solver.heap_refreshes();

@@ -18,7 +18,7 @@ class DimensionOrderRouting : public PerFlowRouting {
   void route(const Network& net, EndpointId src, EndpointId dst, std::uint64_t, PathSink& sink) const override {
     VertexId at = torus_.router_of(src);
     const VertexId to = torus_.router_of(dst);
-    if (torus_.endpoints_per_router() > 0 && !hop(net, net.endpoint_vertex(src), at, sink)) return;
+    if (torus_.endpoints_per_router() > 0 && !push_or_drop(net, net.find_link(net.endpoint_vertex(src), at), sink)) return;
     for (std::size_t d = 0; d < torus_.dims().size(); ++d) {
       const std::int64_t k = torus_.dims()[d];
       const std::int64_t stride = torus_.stride(d);
@@ -38,32 +38,17 @@ class DimensionOrderRouting : public PerFlowRouting {
         std::int64_t next = static_cast<std::int64_t>(at) + step * stride;
         if (nx == k) nx = 0, next -= k * stride;
         if (nx < 0) nx = k - 1, next += k * stride;
-        const LinkId l = torus_.link_toward(at, d, step, static_cast<VertexId>(next));
-        if (!net.up(l)) {
-          sink.drop_flow();
-          return;
-        }
-        sink.push(l);
+        // DOR has no alternative path: a failed link makes the flow unroutable.
+        if (!push_or_drop(net, torus_.link_toward(at, d, step, static_cast<VertexId>(next)), sink)) return;
         at = static_cast<VertexId>(next);
         x = nx;
       }
     }
-    if (torus_.endpoints_per_router() > 0 && !hop(net, at, net.endpoint_vertex(dst), sink)) return;
+    if (torus_.endpoints_per_router() > 0 && !push_or_drop(net, net.find_link(at, net.endpoint_vertex(dst)), sink)) return;
     sink.commit(1.0);
   }
 
  private:
-  // Appends the link u->v; on a failed link the flow is dropped (DOR has no alternative path).
-  static bool hop(const Network& net, VertexId u, VertexId v, PathSink& sink) {
-    const LinkId l = net.find_link(u, v);
-    if (l == kNone || !net.up(l)) {
-      sink.drop_flow();
-      return false;
-    }
-    sink.push(l);
-    return true;
-  }
-
   const topo::TorusTopology& torus_;
   bool balanced_;
 };

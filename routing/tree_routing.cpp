@@ -31,7 +31,7 @@ class TreeUpDownRouting : public PerFlowRouting {
     const std::uint32_t top = tree_.lca_level(src, dst);
     Rng rng(flow_seed);
 
-    if (!hop(net, net.out_begin(net.endpoint_vertex(src)), sink)) return;
+    if (!push_or_drop(net, net.out_begin(net.endpoint_vertex(src)), sink)) return;
     std::uint32_t index = tree_.leaf_index(src);
     std::uint32_t level = 0;
     for (; level < top; ++level) {
@@ -41,31 +41,21 @@ class TreeUpDownRouting : public PerFlowRouting {
         case UpChoice::SourceDigit: j = digit(src, level) % kp; break;
         case UpChoice::Random: j = static_cast<std::uint32_t>(rng.below(kp)); break;
       }
-      if (!hop(net, net.out_begin(tree_.switch_vertex(level, index)) + k + j, sink)) return;
+      if (!push_or_drop(net, net.out_begin(tree_.switch_vertex(level, index)) + k + j, sink)) return;
       index = tree_.up_index(level, index, j);
     }
     for (; level > 0; --level) {
       const std::uint32_t p = digit(dst, level);
-      if (!hop(net, net.out_begin(tree_.switch_vertex(level, index)) + p, sink)) return;
+      if (!push_or_drop(net, net.out_begin(tree_.switch_vertex(level, index)) + p, sink)) return;
       index = tree_.down_index(level, index, p);
     }
-    if (!hop(net, net.out_begin(tree_.switch_vertex(0, index)) + digit(dst, 0), sink)) return;
+    if (!push_or_drop(net, net.out_begin(tree_.switch_vertex(0, index)) + digit(dst, 0), sink)) return;
     sink.commit(1.0);
   }
 
  private:
   std::uint32_t digit(EndpointId e, std::uint32_t position) const {
     return static_cast<std::uint32_t>((e / tree_.pow_k(position)) % tree_.k());
-  }
-
-  // Appends link l; a failed link makes the flow unroutable (single path, no alternative tried).
-  static bool hop(const Network& net, LinkId l, PathSink& sink) {
-    if (!net.up(l)) {
-      sink.drop_flow();
-      return false;
-    }
-    sink.push(l);
-    return true;
   }
 
   const topo::TreeTopology& tree_;
