@@ -1,5 +1,7 @@
 #include <unistd.h>
 
+#include <algorithm>
+#include <fstream>
 #include <iostream>
 
 #include "cli/commands.hpp"
@@ -7,6 +9,44 @@
 #include "cli/static_run.hpp"
 
 namespace interflow::cli {
+
+namespace {
+
+// Applies a TOML experiment file to the options of `cmd`. CLI11 2.1 (Debian 12) reads configuration
+// files for the main application only, so the subcommand reads its own: every key (top level, or in
+// a [static] section) is the long name of an option, '-' or '_' between words; options given on
+// the command line win over the file.
+void apply_config_file(CLI::App& cmd, const std::string& file) {
+  const std::string context = "--config '" + file + "'";
+  if (!std::ifstream(file)) throw InputError(context + ": cannot read the file; expected a TOML experiment file");
+  std::vector<CLI::ConfigItem> items;
+  try {
+    items = CLI::ConfigTOML().from_file(file);
+  } catch (const CLI::Error& e) {
+    throw InputError(context + ": " + e.what());
+  }
+  for (const auto& item : items) {
+    if (item.name == "++" || item.name == "--") continue;  // CLI11's markers of section starts and ends
+    if (!item.parents.empty() && !(item.parents.size() == 1 && item.parents[0] == "static"))
+      throw InputError(context + ": unexpected section [" + item.parents[0] +
+                       "]; expected keys at the top level or in a [static] section");
+    std::string name = item.name;
+    std::replace(name.begin(), name.end(), '_', '-');
+    CLI::Option* option = name == "config" ? nullptr : cmd.get_option_no_throw("--" + name);
+    if (!option)
+      throw InputError(context + ": unknown key '" + item.name +
+                       "'; expected the long name of a `static` option, e.g. topology, seed, switch-gbps");
+    if (option->count() > 0) continue;  // given on the command line
+    try {
+      option->add_result(item.inputs);
+      option->run_callback();
+    } catch (const CLI::Error& e) {
+      throw InputError(context + ": key '" + item.name + "': " + e.what());
+    }
+  }
+}
+
+}  // namespace
 
 Action add_static_command(CLI::App& app, const Plugins& plugins) {
   auto* cmd = app.add_subcommand("static", "static max-min flow engine: throughput of a topology + routing + pattern");
@@ -19,7 +59,9 @@ Action add_static_command(CLI::App& app, const Plugins& plugins) {
     bool no_progress = false;
   };
   auto output = std::make_shared<Output>();
-  cmd->set_config("--config", "", "read options from a TOML experiment file (keys as long option names)");
+  auto config_file = std::make_shared<std::string>();
+  cmd->add_option("--config", *config_file,
+                  "read options from a TOML experiment file (keys as long option names; the command line wins)");
   cmd->add_option("-t,--topology", config->topology, "topology spec NAME[:key=value,...] (see `interflow list`)")
       ->capture_default_str();
   cmd->add_option("-r,--routing", config->routing, "routing spec NAME[:key=value,...]; default: the topology's own");
@@ -49,7 +91,8 @@ Action add_static_command(CLI::App& app, const Plugins& plugins) {
   cmd->add_flag("--json", output->json, "print summary.json on stdout instead of the text summary");
   cmd->add_flag("-q,--quiet", output->quiet, "print nothing on stdout");
   cmd->add_flag("--no-progress", output->no_progress, "never show the progress line on stderr");
-  return [&plugins, config, output]() {
+  return [&plugins, cmd, config_file, config, output]() {
+    if (!config_file->empty()) apply_config_file(*cmd, *config_file);
     config->progress = !output->no_progress;
     if (output->flows_csv && output->dir.empty()) throw InputError("--flows-csv needs --out DIR");
     const StaticRun run = run_static(plugins, *config);

@@ -9,6 +9,7 @@
 // are lower bounds and are refreshed lazily when popped (a link touched since its key was computed
 // is re-pushed with its new share). The result is the unique weighted max-min fair allocation
 // (Bertsekas & Gallager, Data Networks, 2nd ed., §6.5.2), up to floating-point rounding.
+#include <atomic>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -23,6 +24,7 @@ struct MaxMinInput {
   std::span<const LinkId> links;               // link ids of all variables, concatenated
   std::span<const double> weight;              // per variable, > 0
   std::span<const std::uint8_t> link_up = {};  // per link, 0 = down (capacity 0); empty = all up
+  std::atomic<std::uint64_t>* progress = nullptr;  // variables frozen so far (optional)
 };
 
 class MaxMinSolver {

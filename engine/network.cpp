@@ -1,5 +1,7 @@
 #include "engine/network.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <numeric>
 #include <stdexcept>
@@ -42,6 +44,15 @@ std::size_t Network::memory_bytes() const {
 }
 
 void NetworkBuilder::reserve(std::size_t vertices, std::size_t cables) {
+  // Building needs the half-edges (2 per cable) and the final CSR arrays at once; refuse a network
+  // that cannot fit rather than dying of an allocation failure halfway.
+  const double bytes = static_cast<double>(vertices) * 12.0 + static_cast<double>(cables) * 2.0 * (sizeof(HalfEdge) + 17.0);
+  const double physical = static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGE_SIZE));
+  if (physical > 0 && bytes > 0.9 * physical)
+    throw InputError("network of " + std::to_string(vertices) + " vertices and " + std::to_string(cables) +
+                     " cables needs about " + std::to_string(static_cast<long long>(bytes / (1 << 30))) +
+                     " GiB to build; this machine has " + std::to_string(static_cast<long long>(physical / (1 << 30))) +
+                     " GiB");
   kind_.reserve(vertices);
   half_.reserve(2 * cables);
 }

@@ -67,21 +67,26 @@ class PathSink {
   std::size_t flow_first_link_ = 0;
 };
 
-// Concatenates the sinks of consecutive flow chunks into one PathTable (in flow order).
+// Assembles PathTables from PathSinks, always in flow order whatever order the flows were routed in.
 class PathTableBuilder {
  public:
-  static PathTable merge(std::vector<PathSink>& chunks);
   // Two-pass assembly without holding every flow's paths twice: allocate() from the sizes of each
   // flow, then store() each flow's paths in place (flows in any order, from any thread).
   static PathTable allocate(std::span<const std::uint32_t> vars_per_flow,
                             std::span<const std::uint32_t> links_per_flow);
   // `sink` holds exactly the paths of flow f (one begin_flow/end_flow), sized as allocated.
   static void store(PathTable& table, FlowId f, const PathSink& sink);
-  // For routings that visit flows out of order (e.g. grouped by destination): the sinks, taken in
+
+ // For routings that visit flows out of order (e.g. grouped by destination): the sinks, taken in
   // order, hold the flows flow_of[0], flow_of[1], ...; the table has num_flows flows in flow order,
   // and a flow not listed in flow_of gets no path (unroutable). Each flow may be listed once.
   static PathTable merge_scattered(std::vector<PathSink>& sinks, std::span<const FlowId> flow_of,
                                    std::size_t num_flows);
+
+ private:
+  // Copies `count` variables of `sink`, from its variable first_var and link first_link, into flow f.
+  static void store_range(PathTable& table, FlowId f, const PathSink& sink, std::size_t first_var, std::size_t count,
+                          std::size_t first_link);
 };
 
 }  // namespace interflow

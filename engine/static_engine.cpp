@@ -36,14 +36,15 @@ StaticResult StaticEngine::run(const FlowSet& flows, const StaticOptions& option
   m.route_seconds = clock.seconds();
 
   clock.reset();
-  if (options.progress) options.progress->phase("solving max-min rates");
+  if (options.progress) options.progress->phase("solving max-min rates: variables frozen", paths.num_vars());
   const std::uint32_t num_vars = paths.num_vars();
   std::vector<double> weight(num_vars);
   for (FlowId f = 0; f < paths.num_flows(); ++f)
     for (std::uint32_t v = paths.first_var(f); v < paths.end_var(f); ++v)
       weight[v] = flows.weight_of(f) * paths.split(v);
   MaxMinSolver solver;
-  solver.run({net_.capacities(), paths.var_offsets(), paths.all_links(), weight, net_.link_states()});
+  solver.run({net_.capacities(), paths.var_offsets(), paths.all_links(), weight, net_.link_states(),
+              options.progress ? options.progress->counter() : nullptr});
   m.solve_seconds = clock.seconds();
   m.solver_steps = solver.bottleneck_steps();
   m.solver_refreshes = solver.heap_refreshes();
