@@ -179,6 +179,23 @@ void write_results_dir(const StaticRun& run, const std::string& dir, bool flows_
     auto out = open_output(base / "links.csv");
     write_links_csv(run, out);
   }
+  {
+    // The effective configuration as an experiment file: `interflow static --config` re-runs it.
+    auto out = open_output(base / "config.toml");
+    const StaticConfig& c = run.config;
+    out << "# interflow " << kVersion << " static run; re-run with: interflow static --config config.toml\n"
+        << "topology = " << JsonWriter::escape(run.topology_spec.text) << '\n'
+        << "routing = " << JsonWriter::escape(run.routing_spec.text) << '\n'
+        << "pattern = " << JsonWriter::escape(run.pattern_spec.text) << '\n'
+        << "seed = " << c.seed << '\n'
+        << "endpoint-gbps = " << JsonWriter::number(c.links.endpoint_gbps) << '\n'
+        << "switch-gbps = " << JsonWriter::number(c.links.switch_gbps) << '\n'
+        << "endpoint-latency-ns = " << JsonWriter::number(c.links.endpoint_latency_ns) << '\n'
+        << "switch-latency-ns = " << JsonWriter::number(c.links.switch_latency_ns) << '\n'
+        << "failures = " << JsonWriter::escape(c.failures) << '\n'
+        << "failure-scope = " << JsonWriter::escape(c.failure_scope) << '\n'
+        << "max-flows = " << c.max_flows << '\n';
+  }
   if (flows_csv) {
     auto out = open_output(base / "flows.csv");
     write_flows_csv(run, out);

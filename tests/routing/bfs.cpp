@@ -172,7 +172,7 @@ class TempFile {
 
 }  // namespace
 
-TEST_CASE("bfs: dumbbell shares the bottleneck cable, an unrelated flow gets its own link rate") {
+TEST_CASE("bfs: dumbbell shares the bottleneck cable while an unrelated flow gets its own link rate") {
   const auto t = load_graph("graph:file=" + kFixtures + "dumbbell.ifg");
   const auto bfs = make_routing("bfs", *t);
   const StaticResult r = StaticEngine(t->network(), *bfs).run(flows_of({{0, 2}, {1, 3}, {4, 5}}), {});

@@ -183,7 +183,7 @@ TEST_CASE("tree routing: tree routings refuse other topologies") {
   }
 }
 
-TEST_CASE("tree routing: a flow whose path crosses a failed link is unroutable, the others keep their paths") {
+TEST_CASE("tree routing: a flow whose path crosses a failed link is unroutable while the others keep their paths") {
   auto topology = build_topology("fattree:k=4,n=3");
   Network& net = topology->network();
   const FlowSet flows = all_pairs(64);

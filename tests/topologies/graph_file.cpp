@@ -113,7 +113,7 @@ TEST_CASE("graph: every format loads the same small network") {
   }
 }
 
-TEST_CASE("graph: interflow format numbers switches first, then linked endpoints, and hosts direct endpoints") {
+TEST_CASE("graph: interflow format numbers switches first then linked endpoints and hosts direct endpoints") {
   TempFile f("mixed.ifg",
              "endpoints 3\nswitches 2\nlink s0 s1 gbps=5\nlink e2 s1\nhost e1 s0\nlink e0 s0  # trailing comment\n"
              "forward yes\n");
@@ -202,7 +202,7 @@ TEST_CASE("graph: GraphML export of a torus reads back as the same network") {
   }
 }
 
-TEST_CASE("graph: malformed interflow files name the file, the line and what was expected") {
+TEST_CASE("graph: malformed interflow files name the file and line and what was expected") {
   struct Case {
     const char* name;
     const char* content;

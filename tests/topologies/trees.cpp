@@ -69,7 +69,7 @@ const std::vector<TreeShape> kShapes = {{2, 2, 1}, {5, 5, 1}, {2, 2, 4}, {3, 3, 
 
 }  // namespace
 
-TEST_CASE("tree topology: endpoint, switch, cable and link counts match the closed forms") {
+TEST_CASE("tree topology: endpoint switch cable and link counts match the closed forms") {
   for (const auto& s : kShapes) {
     CAPTURE(spec_of(s));
     auto topology = make_tree(spec_of(s));

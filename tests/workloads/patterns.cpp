@@ -449,7 +449,7 @@ TEST_CASE("patterns: tornado moves ceil(k/2)-1 along each dimension") {
   }
 }
 
-TEST_CASE("patterns: same seed gives the same flows, another seed different ones") {
+TEST_CASE("patterns: same seed gives the same flows and another seed different ones") {
   for (const char* spec : {"hotspot", "hotregion", "local", "randperm", "bisection", "bisection:mode=pairs",
                            "manyalltoall:group=5", "alltoone", "uniform"}) {
     CAPTURE(spec);

@@ -1,0 +1,295 @@
+// MaxMinSolver on hand-made problems with textbook answers (Bertsekas & Gallager, Data Networks,
+// §6.5.2), and on random problems checked against the defining property of max-min fairness and
+// against a plain quadratic progressive-filling reference.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "engine/maxmin.hpp"
+#include "engine/random.hpp"
+
+using namespace interflow;
+
+namespace {
+
+// A max-min problem built by hand: link capacities and one link list per variable.
+struct Problem {
+  std::vector<float> capacity;
+  std::vector<std::uint64_t> offsets{0};
+  std::vector<LinkId> links;
+  std::vector<double> weight;
+
+  std::uint32_t add_var(std::initializer_list<LinkId> path, double w = 1.0) { return add_var(std::vector(path), w); }
+  std::uint32_t add_var(const std::vector<LinkId>& path, double w = 1.0) {
+    links.insert(links.end(), path.begin(), path.end());
+    offsets.push_back(links.size());
+    weight.push_back(w);
+    return static_cast<std::uint32_t>(weight.size() - 1);
+  }
+  std::vector<LinkId> path(std::uint32_t v) const {
+    return {links.begin() + static_cast<std::ptrdiff_t>(offsets[v]), links.begin() + static_cast<std::ptrdiff_t>(offsets[v + 1])};
+  }
+  MaxMinInput input() const { return {capacity, offsets, links, weight}; }
+};
+
+MaxMinSolver solve(const Problem& p) {
+  MaxMinSolver solver;
+  solver.run(p.input());
+  return solver;
+}
+
+// Progressive filling in its plainest form: repeatedly find the link with the smallest fair share
+// among links that still carry unfrozen variables and freeze those variables. O(links x vars) per step.
+std::vector<double> reference_rates(const Problem& p) {
+  const std::size_t nv = p.weight.size(), nl = p.capacity.size();
+  std::vector<double> rate(nv, std::numeric_limits<double>::infinity());
+  std::vector<bool> frozen(nv, false);
+  for (std::size_t v = 0; v < nv; ++v) frozen[v] = p.offsets[v] == p.offsets[v + 1];
+  for (;;) {
+    double best = std::numeric_limits<double>::infinity();
+    std::size_t best_link = nl;
+    for (std::size_t l = 0; l < nl; ++l) {
+      double used = 0, weights = 0;
+      for (std::size_t v = 0; v < nv; ++v)
+        for (LinkId x : p.path(static_cast<std::uint32_t>(v)))
+          if (x == l) {
+            if (frozen[v])
+              used += rate[v];
+            else
+              weights += p.weight[v];
+          }
+      if (weights == 0) continue;
+      const double share = std::max(0.0, static_cast<double>(p.capacity[l]) - used) / weights;
+      if (share < best) best = share, best_link = l;
+    }
+    if (best_link == nl) break;
+    for (std::size_t v = 0; v < nv; ++v) {
+      if (frozen[v]) continue;
+      const auto path = p.path(static_cast<std::uint32_t>(v));
+      if (std::find(path.begin(), path.end(), static_cast<LinkId>(best_link)) == path.end()) continue;
+      rate[v] = p.weight[v] * best;
+      frozen[v] = true;
+    }
+  }
+  return rate;
+}
+
+// A random problem: `vars` variables over `links` links with capacities in [1, 100), each
+// variable crossing 1..max_len distinct links; weights 1 or random in [0.5, 4) when `weighted`.
+Problem random_problem(std::uint64_t seed, std::uint32_t vars, std::uint32_t links, std::uint32_t max_len,
+                       bool weighted) {
+  Rng rng(derive_seed(seed, 99));
+  auto uniform = [&] { return static_cast<double>(rng() >> 11) * 0x1.0p-53; };
+  Problem p;
+  for (std::uint32_t l = 0; l < links; ++l) p.capacity.push_back(static_cast<float>(1 + 99 * uniform()));
+  for (std::uint32_t v = 0; v < vars; ++v) {
+    const auto len = static_cast<std::uint32_t>(1 + rng.below(max_len));
+    std::vector<LinkId> path;
+    while (path.size() < len) {
+      const auto l = static_cast<LinkId>(rng.below(links));
+      if (std::find(path.begin(), path.end(), l) == path.end()) path.push_back(l);
+    }
+    p.add_var(path, weighted ? 0.5 + 3.5 * uniform() : 1.0);
+  }
+  return p;
+}
+
+// The textbook characterisation of the (weighted) max-min fair allocation: it is feasible, and every
+// variable crosses a saturated link on which its normalised rate (rate / weight) is the largest.
+// Such an allocation is unique, so this checks that the solver found THE max-min fair one.
+void check_max_min_property(const Problem& p, const MaxMinSolver& s) {
+  const auto& rate = s.rates();
+  const std::size_t nl = p.capacity.size();
+  std::vector<double> load(nl, 0.0), top(nl, 0.0);
+  for (std::uint32_t v = 0; v < p.weight.size(); ++v) {
+    REQUIRE(std::isfinite(rate[v]));
+    REQUIRE(rate[v] > 0);
+    for (LinkId l : p.path(v)) {
+      load[l] += rate[v];
+      top[l] = std::max(top[l], rate[v] / p.weight[v]);
+    }
+  }
+  for (std::size_t l = 0; l < nl; ++l) {
+    CHECK(load[l] <= static_cast<double>(p.capacity[l]) * (1 + 1e-9));
+    CHECK(s.link_load()[l] == doctest::Approx(load[l]).epsilon(1e-9));
+  }
+  for (std::uint32_t v = 0; v < p.weight.size(); ++v) {
+    bool has_bottleneck = false;
+    for (LinkId l : p.path(v)) {
+      const bool saturated = load[l] >= static_cast<double>(p.capacity[l]) * (1 - 1e-9);
+      const bool largest = rate[v] / p.weight[v] >= top[l] * (1 - 1e-9);
+      has_bottleneck = has_bottleneck || (saturated && largest);
+    }
+    INFO("variable " << v);
+    CHECK(has_bottleneck);
+    // The solver's own bottleneck must be such a link.
+    const LinkId b = s.bottlenecks()[v];
+    REQUIRE(b != kNone);
+    CHECK(load[b] >= static_cast<double>(p.capacity[b]) * (1 - 1e-9));
+    CHECK(rate[v] / p.weight[v] >= top[b] * (1 - 1e-9));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("maxmin: one link shared by n variables gives each capacity / n") {
+  for (std::uint32_t n : {1u, 2u, 3u, 7u, 64u}) {
+    Problem p;
+    p.capacity = {12.5f};
+    for (std::uint32_t i = 0; i < n; ++i) p.add_var({0});
+    const MaxMinSolver s = solve(p);
+    for (double r : s.rates()) CHECK(r == doctest::Approx(12.5 / n).epsilon(1e-12));
+    CHECK(s.link_paths()[0] == n);
+    CHECK(s.link_load()[0] == doctest::Approx(12.5).epsilon(1e-12));
+    CHECK(s.bottleneck_steps() == 1);
+  }
+}
+
+TEST_CASE("maxmin: weights 1 2 3 on one link share it as C * w / 6") {
+  Problem p;
+  p.capacity = {60.f};
+  for (double w : {1.0, 2.0, 3.0}) p.add_var({0}, w);
+  const MaxMinSolver s = solve(p);
+  CHECK(s.rates()[0] == doctest::Approx(10.0));
+  CHECK(s.rates()[1] == doctest::Approx(20.0));
+  CHECK(s.rates()[2] == doctest::Approx(30.0));
+  CHECK(s.link_load()[0] == doctest::Approx(60.0));
+}
+
+TEST_CASE("maxmin: dumbbell gives the bottleneck's share to its flows and the rest to the others") {
+  // Links: 0 = the 10 Gbit/s bridge, 1 and 2 = 100 Gbit/s access links. Variables 0 and 1 cross the
+  // bridge and access link 1; variable 2 only uses access link 1, variable 3 only access link 2.
+  Problem p;
+  p.capacity = {10.f, 100.f, 100.f};
+  p.add_var({1, 0});
+  p.add_var({1, 0});
+  p.add_var({1});
+  p.add_var({2});
+  const MaxMinSolver s = solve(p);
+  CHECK(s.rates()[0] == doctest::Approx(5.0));
+  CHECK(s.rates()[1] == doctest::Approx(5.0));
+  CHECK(s.rates()[2] == doctest::Approx(90.0));
+  CHECK(s.rates()[3] == doctest::Approx(100.0));
+  CHECK(s.bottlenecks()[0] == 0);
+  CHECK(s.bottlenecks()[1] == 0);
+  CHECK(s.bottlenecks()[2] == 1);
+  CHECK(s.bottlenecks()[3] == 2);
+  CHECK(s.link_paths() == std::vector<std::uint32_t>{2, 3, 1});
+  CHECK(s.link_load()[0] == doctest::Approx(10.0));
+  CHECK(s.link_load()[1] == doctest::Approx(100.0));
+  CHECK(s.link_load()[2] == doctest::Approx(100.0));
+}
+
+TEST_CASE("maxmin: parking lot") {
+  // A long variable crosses every link of a chain; one short variable per link crosses only it.
+  SUBCASE("equal capacities: everybody gets C / 2") {
+    Problem p;
+    p.capacity = {8.f, 8.f, 8.f, 8.f};
+    p.add_var({0, 1, 2, 3});
+    for (LinkId l = 0; l < 4; ++l) p.add_var({l});
+    const MaxMinSolver s = solve(p);
+    for (double r : s.rates()) CHECK(r == doctest::Approx(4.0));
+    for (LinkId l = 0; l < 4; ++l) {
+      CHECK(s.link_paths()[l] == 2);
+      CHECK(s.link_load()[l] == doctest::Approx(8.0));
+    }
+  }
+  SUBCASE("capacities 1, 2, 3: the long one is held by the first link, short ones take the rest") {
+    Problem p;
+    p.capacity = {1.f, 2.f, 3.f};
+    const auto longest = p.add_var({0, 1, 2});
+    p.add_var({0});
+    p.add_var({1});
+    p.add_var({2});
+    const MaxMinSolver s = solve(p);
+    CHECK(s.rates()[longest] == doctest::Approx(0.5));
+    CHECK(s.rates()[1] == doctest::Approx(0.5));
+    CHECK(s.rates()[2] == doctest::Approx(1.5));
+    CHECK(s.rates()[3] == doctest::Approx(2.5));
+    CHECK(s.bottlenecks()[longest] == 0);
+    CHECK(s.link_load()[1] == doctest::Approx(2.0));
+    CHECK(s.link_load()[2] == doctest::Approx(3.0));
+  }
+  SUBCASE("capacities 3, 2, 1 with two long variables: the last link holds both") {
+    Problem p;
+    p.capacity = {3.f, 2.f, 1.f};
+    p.add_var({0, 1, 2});
+    p.add_var({0, 1, 2});
+    p.add_var({0});
+    p.add_var({1});
+    p.add_var({2});
+    const MaxMinSolver s = solve(p);
+    // Link 2: three variables share 1 -> 1/3 each; then link 1: 2 - 2/3 = 4/3; link 0: 3 - 2/3 = 7/3.
+    CHECK(s.rates()[0] == doctest::Approx(1.0 / 3));
+    CHECK(s.rates()[1] == doctest::Approx(1.0 / 3));
+    CHECK(s.rates()[4] == doctest::Approx(1.0 / 3));
+    CHECK(s.rates()[3] == doctest::Approx(4.0 / 3));
+    CHECK(s.rates()[2] == doctest::Approx(7.0 / 3));
+  }
+}
+
+TEST_CASE("maxmin: a variable with no link gets +infinity and no bottleneck") {
+  Problem p;
+  p.capacity = {5.f};
+  p.add_var({});
+  p.add_var({0});
+  const MaxMinSolver s = solve(p);
+  CHECK(std::isinf(s.rates()[0]));
+  CHECK(s.rates()[0] > 0);
+  CHECK(s.bottlenecks()[0] == kNone);
+  CHECK(s.rates()[1] == doctest::Approx(5.0));
+  CHECK(s.link_paths()[0] == 1);
+}
+
+TEST_CASE("maxmin: unused links report zero paths and zero load and bad input is rejected") {
+  Problem p;
+  p.capacity = {5.f, 7.f};
+  p.add_var({1});
+  const MaxMinSolver s = solve(p);
+  CHECK(s.link_paths() == std::vector<std::uint32_t>{0, 1});
+  CHECK(s.link_load()[0] == 0.0);
+  CHECK(s.link_load()[1] == doctest::Approx(7.0));
+
+  Problem zero_weight = p;
+  zero_weight.weight[0] = 0;
+  MaxMinSolver solver;
+  CHECK_THROWS(solver.run(zero_weight.input()));
+  std::vector<std::uint64_t> short_offsets{0};
+  CHECK_THROWS(solver.run({p.capacity, short_offsets, p.links, p.weight}));
+}
+
+TEST_CASE("maxmin: a zero-capacity link freezes its variables at rate 0") {
+  Problem p;
+  p.capacity = {0.f, 10.f};
+  p.add_var({0, 1});
+  p.add_var({1});
+  const MaxMinSolver s = solve(p);
+  CHECK(s.rates()[0] == 0.0);
+  CHECK(s.rates()[1] == doctest::Approx(10.0));
+}
+
+TEST_CASE("maxmin: random problems satisfy the max-min fairness characterisation") {
+  for (std::uint64_t seed = 1; seed <= 10; ++seed) {
+    const bool weighted = seed > 5;
+    INFO("seed " << seed << (weighted ? " weighted" : " unweighted"));
+    const Problem p = random_problem(seed, 200, 50, 6, weighted);
+    check_max_min_property(p, solve(p));
+  }
+}
+
+TEST_CASE("maxmin: random problems match a quadratic progressive-filling reference") {
+  for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+    const bool weighted = seed % 2 == 0;
+    const auto vars = static_cast<std::uint32_t>(5 + seed % 25);
+    const auto links = static_cast<std::uint32_t>(3 + seed % 9);
+    const Problem p = random_problem(seed * 7919, vars, links, std::min<std::uint32_t>(links, 4), weighted);
+    const MaxMinSolver s = solve(p);
+    const std::vector<double> want = reference_rates(p);
+    INFO("seed " << seed);
+    for (std::size_t v = 0; v < want.size(); ++v) CHECK(s.rates()[v] == doctest::Approx(want[v]).epsilon(1e-9));
+  }
+}
