@@ -1,9 +1,8 @@
 #pragma once
 // The subcommands of the `interflow` executable. Each adds itself to the CLI11 app and returns the
 // action to run when it was chosen.
-#include <functional>
-
 #include <CLI/CLI.hpp>
+#include <functional>
 
 #include "cli/plugins.hpp"
 

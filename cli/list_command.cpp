@@ -15,8 +15,8 @@ void print_text(const Registry& registry, std::ostream& out) {
     out << "  " << e.name << "  -  " << e.summary << '\n';
     for (const auto& p : e.params)
       out << "      " << p.name << " (" << p.type_name() << ", default "
-          << (p.default_value.empty() ? (p.optional ? "unset" : "required") : p.default_value) << ", "
-          << p.range_text() << "): " << p.description << '\n';
+          << (p.default_value.empty() ? (p.optional ? "unset" : "required") : p.default_value) << ", " << p.range_text()
+          << "): " << p.description << '\n';
   }
 }
 

@@ -144,8 +144,8 @@ void write_links_csv(const StaticRun& run, std::ostream& out) {
     for (LinkId l = net.out_begin(u); l < net.out_end(u); ++l) {
       const VertexId v = net.target(l);
       const double cap = net.capacity_gbps(l);
-      out << l << ',' << u << ',' << v << ',' << kind_name(net.kind(u)) << ',' << kind_name(net.kind(v)) << ','
-          << cap << ',' << net.latency_ns(l) << ',' << (net.up(l) ? 1 : 0) << ',' << r.link_paths[l] << ','
+      out << l << ',' << u << ',' << v << ',' << kind_name(net.kind(u)) << ',' << kind_name(net.kind(v)) << ',' << cap
+          << ',' << net.latency_ns(l) << ',' << (net.up(l) ? 1 : 0) << ',' << r.link_paths[l] << ','
           << r.link_load_gbps[l] << ',' << (cap > 0 && net.up(l) ? r.link_load_gbps[l] / cap : 0.0) << '\n';
     }
   }
@@ -159,8 +159,11 @@ void write_flows_csv(const StaticRun& run, std::ostream& out) {
     const bool self = run.flows.src[f] == run.flows.dst[f];
     const bool routed = !self && r.paths.routed(f);
     out << f << ',' << run.flows.src[f] << ',' << run.flows.dst[f] << ','
-        << (self ? "self" : routed ? "routed" : "unroutable") << ',' << (r.paths.end_var(f) - r.paths.first_var(f))
-        << ',' << r.flow_path_links[f] << ',' << r.flow_rate_gbps[f] << ',';
+        << (self     ? "self"
+            : routed ? "routed"
+                     : "unroutable")
+        << ',' << (r.paths.end_var(f) - r.paths.first_var(f)) << ',' << r.flow_path_links[f] << ','
+        << r.flow_rate_gbps[f] << ',';
     if (r.flow_bottleneck[f] != kNone) out << r.flow_bottleneck[f];
     out << '\n';
   }

@@ -81,8 +81,7 @@ Action add_static_command(CLI::App& app, const Plugins& plugins) {
   cmd->add_option("--failures", config->failures,
                   "cables to fail, chosen by the seed: a percentage (5%), a fraction (0.05) or a count (120)")
       ->capture_default_str();
-  cmd->add_option("--failure-scope", config->failure_scope,
-                  "which cables may fail: network (switch-to-switch) or all")
+  cmd->add_option("--failure-scope", config->failure_scope, "which cables may fail: network (switch-to-switch) or all")
       ->capture_default_str();
   cmd->add_option("--max-flows", config->max_flows, "refuse patterns that would generate more flows")
       ->capture_default_str();

@@ -16,7 +16,8 @@ StaticRun run_static(const Plugins& plugins, const StaticConfig& config) {
                      ", --switch-gbps " + std::to_string(config.links.switch_gbps));
   if (config.links.endpoint_latency_ns < 0 || config.links.switch_latency_ns < 0)
     throw InputError("link latencies must not be negative");
-  const unsigned threads = config.threads > 0 ? config.threads : static_cast<unsigned>(tbb::info::default_concurrency());
+  const unsigned threads =
+      config.threads > 0 ? config.threads : static_cast<unsigned>(tbb::info::default_concurrency());
   run.threads_used = threads;
   tbb::global_control limit(tbb::global_control::max_allowed_parallelism, threads);
   Progress progress(config.progress);
@@ -32,8 +33,8 @@ StaticRun run_static(const Plugins& plugins, const StaticConfig& config) {
   Stopwatch clock;
   progress.phase("building topology");
   run.topology = plugins.topologies.create(run.topology_spec, config.links);
-  run.routing_spec = Spec::parse(config.routing.empty() ? run.topology->default_routing() : config.routing,
-                                 "--routing");
+  run.routing_spec =
+      Spec::parse(config.routing.empty() ? run.topology->default_routing() : config.routing, "--routing");
   run.routing_params = plugins.routings.validate(run.routing_spec);
   auto routing = plugins.routings.create(run.routing_spec, *run.topology);
   Network& net = run.topology->network();

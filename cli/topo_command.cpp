@@ -96,9 +96,10 @@ Action add_topo_command(CLI::App& app, const Plugins& plugins) {
       return 0;
     }
     std::cout << "topology " << spec.text << " (" << topology->family() << ")\n"
-              << "  endpoints            " << net.num_endpoints() << (net.direct() ? " (direct: hosted by routers)" : "")
-              << "\n  switches             " << net.num_switches() << "\n  cables               " << net.num_cables()
-              << " (" << endpoint_cables << " endpoint, " << net.num_cables() - endpoint_cables << " switch)"
+              << "  endpoints            " << net.num_endpoints()
+              << (net.direct() ? " (direct: hosted by routers)" : "") << "\n  switches             "
+              << net.num_switches() << "\n  cables               " << net.num_cables() << " (" << endpoint_cables
+              << " endpoint, " << net.num_cables() - endpoint_cables << " switch)"
               << "\n  directed links       " << net.num_links() << "\n  switch radix         " << sw_min << ".."
               << sw_max << "\n";
     if (ep_seen) std::cout << "  endpoint degree      " << ep_min << ".." << ep_max << "\n";

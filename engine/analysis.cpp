@@ -1,10 +1,10 @@
 #include "engine/analysis.hpp"
 
-#include <algorithm>
-#include <vector>
-
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <vector>
 
 #include "engine/random.hpp"
 

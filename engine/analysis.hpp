@@ -8,7 +8,7 @@
 namespace interflow {
 
 struct DistanceReport {
-  bool exact = true;                 // false: from `sources` sampled endpoints
+  bool exact = true;  // false: from `sources` sampled endpoints
   std::uint64_t sources = 0;
   std::uint32_t diameter_links = 0;  // largest finite endpoint-to-endpoint distance seen
   double mean_links = 0;             // mean over ordered pairs of distinct, connected endpoints

@@ -65,9 +65,9 @@ FailureReport apply_failures(Network& net, const FailureSpec& spec, std::uint64_
     }
   }
   report.cables_in_scope = cables.size();
-  const std::uint64_t want = spec.count >= 0
-                                 ? static_cast<std::uint64_t>(spec.count)
-                                 : static_cast<std::uint64_t>(std::llround(spec.fraction * static_cast<double>(cables.size())));
+  const std::uint64_t want =
+      spec.count >= 0 ? static_cast<std::uint64_t>(spec.count)
+                      : static_cast<std::uint64_t>(std::llround(spec.fraction * static_cast<double>(cables.size())));
   if (want > cables.size())
     throw InputError("--failures: asked for " + std::to_string(want) + " failed cables but the network has only " +
                      std::to_string(cables.size()) + " cables in scope");

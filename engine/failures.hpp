@@ -12,8 +12,8 @@ namespace interflow {
 
 struct FailureSpec {
   enum class Scope { Network, All };
-  double fraction = 0;       // of the cables in scope, when count < 0
-  std::int64_t count = 0;    // absolute number of cables; < 0 means use `fraction`
+  double fraction = 0;     // of the cables in scope, when count < 0
+  std::int64_t count = 0;  // absolute number of cables; < 0 means use `fraction`
   Scope scope = Scope::Network;
 
   // "5%" (a fraction of the cables in scope), "0.05" (same), or "120" (an absolute count).

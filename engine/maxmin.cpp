@@ -1,12 +1,12 @@
 #include "engine/maxmin.hpp"
 
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
 #include <algorithm>
 #include <atomic>
 #include <limits>
 #include <stdexcept>
-
-#include <tbb/blocked_range.h>
-#include <tbb/parallel_for.h>
 
 #include "engine/radix_heap.hpp"
 

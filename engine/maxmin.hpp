@@ -19,11 +19,11 @@
 namespace interflow {
 
 struct MaxMinInput {
-  std::span<const float> capacity_gbps;        // per link
-  std::span<const std::uint64_t> var_offsets;  // per variable, size V+1, into `links`
-  std::span<const LinkId> links;               // link ids of all variables, concatenated
-  std::span<const double> weight;              // per variable, > 0
-  std::span<const std::uint8_t> link_up = {};  // per link, 0 = down (capacity 0); empty = all up
+  std::span<const float> capacity_gbps;            // per link
+  std::span<const std::uint64_t> var_offsets;      // per variable, size V+1, into `links`
+  std::span<const LinkId> links;                   // link ids of all variables, concatenated
+  std::span<const double> weight;                  // per variable, > 0
+  std::span<const std::uint8_t> link_up = {};      // per link, 0 = down (capacity 0); empty = all up
   std::atomic<std::uint64_t>* progress = nullptr;  // variables frozen so far (optional)
 };
 

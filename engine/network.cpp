@@ -18,7 +18,7 @@ VertexId Network::source(LinkId l) const {
 LinkClass Network::link_class(LinkId l) const {
   const VertexId t = target_[l];
   return (kind_[t] == VertexKind::Endpoint || kind_[source(l)] == VertexKind::Endpoint) ? LinkClass::Endpoint
-                                                                                         : LinkClass::Network;
+                                                                                        : LinkClass::Network;
 }
 
 LinkId Network::find_link(VertexId u, VertexId v) const {
@@ -46,7 +46,8 @@ std::size_t Network::memory_bytes() const {
 void NetworkBuilder::reserve(std::size_t vertices, std::size_t cables) {
   // Building needs the half-edges (2 per cable) and the final CSR arrays at once; refuse a network
   // that cannot fit rather than dying of an allocation failure halfway.
-  const double bytes = static_cast<double>(vertices) * 12.0 + static_cast<double>(cables) * 2.0 * (sizeof(HalfEdge) + 17.0);
+  const double bytes =
+      static_cast<double>(vertices) * 12.0 + static_cast<double>(cables) * 2.0 * (sizeof(HalfEdge) + 17.0);
   const double physical = static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGE_SIZE));
   if (physical > 0 && bytes > 0.9 * physical)
     throw InputError("network of " + std::to_string(vertices) + " vertices and " + std::to_string(cables) +
@@ -130,8 +131,7 @@ Network NetworkBuilder::build() {
   half_.shrink_to_fit();
   net.kind_ = std::move(kind_);
   net.endpoint_vertex_ = std::move(endpoint_vertex_);
-  net.num_switches_ = static_cast<std::uint32_t>(
-      std::count(net.kind_.begin(), net.kind_.end(), VertexKind::Switch));
+  net.num_switches_ = static_cast<std::uint32_t>(std::count(net.kind_.begin(), net.kind_.end(), VertexKind::Switch));
   net.direct_ = direct_endpoints_ > 0;
   net.endpoints_forward_ = endpoints_forward_;
   return net;

@@ -75,8 +75,8 @@ class Network {
   std::vector<VertexKind> kind_;
   std::vector<std::uint32_t> offset_;  // size V+1
   std::vector<VertexId> target_;
-  std::vector<float> capacity_;        // Gbit/s
-  std::vector<float> latency_;         // ns
+  std::vector<float> capacity_;  // Gbit/s
+  std::vector<float> latency_;   // ns
   std::vector<std::uint8_t> up_;
   std::vector<VertexId> endpoint_vertex_;
   std::uint32_t num_switches_ = 0;

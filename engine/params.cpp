@@ -31,12 +31,18 @@ std::string join(const std::vector<std::string>& items, const char* sep) {
 
 std::string ParamSpec::type_name() const {
   switch (type) {
-    case ParamType::Int: return "int";
-    case ParamType::Real: return "real";
-    case ParamType::Bool: return "bool";
-    case ParamType::String: return "string";
-    case ParamType::Choice: return "choice";
-    case ParamType::Dims: return "dims";
+    case ParamType::Int:
+      return "int";
+    case ParamType::Real:
+      return "real";
+    case ParamType::Bool:
+      return "bool";
+    case ParamType::String:
+      return "string";
+    case ParamType::Choice:
+      return "choice";
+    case ParamType::Dims:
+      return "dims";
   }
   return "?";
 }
@@ -44,11 +50,16 @@ std::string ParamSpec::type_name() const {
 std::string ParamSpec::range_text() const {
   switch (type) {
     case ParamType::Int:
-    case ParamType::Real: return number_text(min) + ".." + number_text(max);
-    case ParamType::Bool: return "true|false";
-    case ParamType::String: return "text";
-    case ParamType::Choice: return join(choices, "|");
-    case ParamType::Dims: return "AxBx... each >= " + number_text(min);
+    case ParamType::Real:
+      return number_text(min) + ".." + number_text(max);
+    case ParamType::Bool:
+      return "true|false";
+    case ParamType::String:
+      return "text";
+    case ParamType::Choice:
+      return join(choices, "|");
+    case ParamType::Dims:
+      return "AxBx... each >= " + number_text(min);
   }
   return "";
 }
@@ -65,14 +76,13 @@ ParamSpec bool_param(std::string name, std::string def, std::string description)
 ParamSpec string_param(std::string name, std::string def, std::string description) {
   return ParamSpec{std::move(name), ParamType::String, std::move(def), std::move(description), 0, 0, {}, false};
 }
-ParamSpec choice_param(std::string name, std::string def, std::vector<std::string> choices,
-                       std::string description) {
-  return ParamSpec{std::move(name), ParamType::Choice, std::move(def), std::move(description), 0, 0,
-                   std::move(choices), false};
+ParamSpec choice_param(std::string name, std::string def, std::vector<std::string> choices, std::string description) {
+  return ParamSpec{
+      std::move(name), ParamType::Choice, std::move(def), std::move(description), 0, 0, std::move(choices), false};
 }
 ParamSpec dims_param(std::string name, std::string def, std::string description, double min_entry) {
-  return ParamSpec{std::move(name), ParamType::Dims, std::move(def), std::move(description), min_entry, 1e300,
-                   {}, false};
+  return ParamSpec{
+      std::move(name), ParamType::Dims, std::move(def), std::move(description), min_entry, 1e300, {}, false};
 }
 
 std::optional<std::int64_t> parse_int(const std::string& text) {
@@ -115,8 +125,7 @@ Spec Spec::parse(const std::string& text, const std::string& what) {
   spec.text = text;
   const std::size_t colon = text.find(':');
   spec.name = text.substr(0, colon);
-  if (spec.name.empty())
-    throw InputError(what + " '" + text + "': expected NAME or NAME:key=value,key=value");
+  if (spec.name.empty()) throw InputError(what + " '" + text + "': expected NAME or NAME:key=value,key=value");
   if (colon == std::string::npos) return spec;
   const std::string rest = text.substr(colon + 1);
   std::size_t start = 0;
@@ -148,8 +157,8 @@ ParamSet::ParamSet(const std::string& context, const Spec& spec, const std::vect
     if (!decl) {
       std::vector<std::string> names;
       for (const auto& d : declared) names.push_back(d.name);
-      throw InputError(context_ + ": unknown parameter '" + key + "'; valid parameters: " +
-                       (names.empty() ? std::string("(none)") : join(names, ", ")));
+      throw InputError(context_ + ": unknown parameter '" + key +
+                       "'; valid parameters: " + (names.empty() ? std::string("(none)") : join(names, ", ")));
     }
     if (given_.count(key)) throw InputError(context_ + ": parameter '" + key + "' given twice");
     values_[key] = value;
@@ -181,7 +190,8 @@ ParamSet::ParamSet(const std::string& context, const Spec& spec, const std::vect
       case ParamType::Bool:
         if (v != "true" && v != "false" && v != "1" && v != "0" && v != "yes" && v != "no") fail(d.name, expect);
         break;
-      case ParamType::String: break;
+      case ParamType::String:
+        break;
       case ParamType::Choice: {
         bool ok = false;
         for (const auto& c : d.choices) ok = ok || c == v;

@@ -33,8 +33,7 @@ ParamSpec real_param(std::string name, std::string def, std::string description,
                      double max = 1e300);
 ParamSpec bool_param(std::string name, std::string def, std::string description);
 ParamSpec string_param(std::string name, std::string def, std::string description);
-ParamSpec choice_param(std::string name, std::string def, std::vector<std::string> choices,
-                       std::string description);
+ParamSpec choice_param(std::string name, std::string def, std::vector<std::string> choices, std::string description);
 ParamSpec dims_param(std::string name, std::string def, std::string description, double min_entry = 1);
 
 // A parsed "name:key=value,key=value" string, not yet checked against any declaration.

@@ -1,9 +1,9 @@
 #include "engine/paths.hpp"
 
+#include <tbb/parallel_for.h>
+
 #include <algorithm>
 #include <stdexcept>
-
-#include <tbb/parallel_for.h>
 
 namespace interflow {
 

@@ -77,7 +77,7 @@ class PathTableBuilder {
   // `sink` holds exactly the paths of flow f (one begin_flow/end_flow), sized as allocated.
   static void store(PathTable& table, FlowId f, const PathSink& sink);
 
- // For routings that visit flows out of order (e.g. grouped by destination): the sinks, taken in
+  // For routings that visit flows out of order (e.g. grouped by destination): the sinks, taken in
   // order, hold the flows flow_of[0], flow_of[1], ...; the table has num_flows flows in flow order,
   // and a flow not listed in flow_of gets no path (unroutable). Each flow may be listed once.
   static PathTable merge_scattered(std::vector<PathSink>& sinks, std::span<const FlowId> flow_of,

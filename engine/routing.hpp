@@ -12,7 +12,7 @@
 namespace interflow {
 
 struct RouteContext {
-  std::uint64_t seed = 1;                       // the run seed; per-flow streams derive from it
+  std::uint64_t seed = 1;                          // the run seed; per-flow streams derive from it
   std::atomic<std::uint64_t>* progress = nullptr;  // flows routed so far (optional)
 };
 

@@ -26,8 +26,8 @@ struct StaticOptions {
 
 struct StaticMetrics {
   std::uint64_t endpoints = 0;
-  std::uint64_t flows = 0;             // given, including self flows
-  std::uint64_t flows_self = 0;        // src == dst: not routed, not counted below
+  std::uint64_t flows = 0;       // given, including self flows
+  std::uint64_t flows_self = 0;  // src == dst: not routed, not counted below
   std::uint64_t flows_routed = 0;
   std::uint64_t flows_unroutable = 0;  // no usable path (e.g. after failures)
   std::uint64_t path_variables = 0;    // sub-paths of all routed flows
@@ -37,14 +37,14 @@ struct StaticMetrics {
   double injection_capacity_gbps = 0;       // sum over endpoints of their injection capacity
   double nonrestricted_normalised = 0;      // aggregate / injection capacity
   double restricted_normalised = 0;
-  std::uint64_t switch_ports = 0;           // cables attached to switches, counted at each switch end
-  double nonrestricted_per_port_gbps = 0;   // aggregate / switch_ports
+  std::uint64_t switch_ports = 0;          // cables attached to switches, counted at each switch end
+  double nonrestricted_per_port_gbps = 0;  // aggregate / switch_ports
   double restricted_per_port_gbps = 0;
 
-  Summary rate_gbps;           // over routed flows (min, median, mean, max, Jain)
-  Summary path_links;          // links traversed per routed flow (split-weighted for multipath)
-  Summary paths_per_link;      // over every link that is up
-  Summary utilisation;         // load / capacity over every link that is up
+  Summary rate_gbps;       // over routed flows (min, median, mean, max, Jain)
+  Summary path_links;      // links traversed per routed flow (split-weighted for multipath)
+  Summary paths_per_link;  // over every link that is up
+  Summary utilisation;     // load / capacity over every link that is up
   std::uint64_t links_up = 0;
   std::uint64_t links_down = 0;
   double inrflow_bottleneck_throughput = 0;  // N(N-1)/max paths per link: INRFlow's figure (all-to-all)
@@ -58,11 +58,11 @@ struct StaticMetrics {
 struct StaticResult {
   StaticMetrics metrics;
   PathTable paths;
-  std::vector<double> flow_rate_gbps;        // per flow; 0 for unroutable and self flows
-  std::vector<float> flow_path_links;        // per flow; split-weighted mean path length
-  std::vector<LinkId> flow_bottleneck;       // per flow: the bottleneck of its first path (kNone if none)
-  std::vector<std::uint32_t> link_paths;     // per link: number of path variables crossing it
-  std::vector<double> link_load_gbps;        // per link: sum of the rates crossing it
+  std::vector<double> flow_rate_gbps;     // per flow; 0 for unroutable and self flows
+  std::vector<float> flow_path_links;     // per flow; split-weighted mean path length
+  std::vector<LinkId> flow_bottleneck;    // per flow: the bottleneck of its first path (kNone if none)
+  std::vector<std::uint32_t> link_paths;  // per link: number of path variables crossing it
+  std::vector<double> link_load_gbps;     // per link: sum of the rates crossing it
 };
 
 class StaticEngine {

@@ -11,9 +11,7 @@ std::uint64_t peak_rss_bytes();
 class Stopwatch {
  public:
   Stopwatch() : start_(std::chrono::steady_clock::now()) {}
-  double seconds() const {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-  }
+  double seconds() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count(); }
   void reset() { start_ = std::chrono::steady_clock::now(); }
 
  private:

@@ -173,7 +173,8 @@ class BfsRouting : public Routing {
 
 void register_bfs(RoutingRegistry& registry) {
   registry.add(
-      {"bfs", "single shortest path (fewest links) by breadth-first search, for any topology",
+      {"bfs",
+       "single shortest path (fewest links) by breadth-first search, for any topology",
        {choice_param("tie", "lowest", {"lowest", "random"},
                      "which neighbour to take when several are one hop closer to the destination: lowest = the "
                      "lowest out-link id (the lowest port); random = uniformly, from the flow's own seeded stream")},

@@ -18,7 +18,8 @@ class DimensionOrderRouting : public PerFlowRouting {
   void route(const Network& net, EndpointId src, EndpointId dst, std::uint64_t, PathSink& sink) const override {
     VertexId at = torus_.router_of(src);
     const VertexId to = torus_.router_of(dst);
-    if (torus_.endpoints_per_router() > 0 && !push_or_drop(net, net.find_link(net.endpoint_vertex(src), at), sink)) return;
+    if (torus_.endpoints_per_router() > 0 && !push_or_drop(net, net.find_link(net.endpoint_vertex(src), at), sink))
+      return;
     for (std::size_t d = 0; d < torus_.dims().size(); ++d) {
       const std::int64_t k = torus_.dims()[d];
       const std::int64_t stride = torus_.stride(d);
@@ -44,7 +45,8 @@ class DimensionOrderRouting : public PerFlowRouting {
         x = nx;
       }
     }
-    if (torus_.endpoints_per_router() > 0 && !push_or_drop(net, net.find_link(at, net.endpoint_vertex(dst)), sink)) return;
+    if (torus_.endpoints_per_router() > 0 && !push_or_drop(net, net.find_link(at, net.endpoint_vertex(dst)), sink))
+      return;
     sink.commit(1.0);
   }
 
@@ -56,7 +58,8 @@ class DimensionOrderRouting : public PerFlowRouting {
 }  // namespace
 
 void register_dor(RoutingRegistry& registry) {
-  registry.add({"dor", "dimension-order routing for torus and mesh (shortest direction per ring)",
+  registry.add({"dor",
+                "dimension-order routing for torus and mesh (shortest direction per ring)",
                 {choice_param("tie", "positive", {"positive", "balanced"},
                               "direction when both are equally short (even radix, distance k/2): positive = "
                               "always up; balanced = up from even source coordinates, down from odd")},

@@ -37,9 +37,15 @@ class TreeUpDownRouting : public PerFlowRouting {
     for (; level < top; ++level) {
       std::uint32_t j = 0;
       switch (choice_) {
-        case UpChoice::DestinationDigit: j = digit(dst, level) % kp; break;
-        case UpChoice::SourceDigit: j = digit(src, level) % kp; break;
-        case UpChoice::Random: j = static_cast<std::uint32_t>(rng.below(kp)); break;
+        case UpChoice::DestinationDigit:
+          j = digit(dst, level) % kp;
+          break;
+        case UpChoice::SourceDigit:
+          j = digit(src, level) % kp;
+          break;
+        case UpChoice::Random:
+          j = static_cast<std::uint32_t>(rng.below(kp));
+          break;
       }
       if (!push_or_drop(net, net.out_begin(tree_.switch_vertex(level, index)) + k + j, sink)) return;
       index = tree_.up_index(level, index, j);
@@ -79,18 +85,24 @@ const char* const kCommon =
 }  // namespace
 
 void register_tree_routing(RoutingRegistry& registry) {
-  registry.add({"dmodk", "destination-mod-k up*/down* routing for fattree and thintree", {},
+  registry.add({"dmodk",
+                "destination-mod-k up*/down* routing for fattree and thintree",
+                {},
                 make(UpChoice::DestinationDigit, "dmodk"),
                 std::string("Going up from level l the flow takes up port e_l mod k', where e_l is the destination's "
                             "base-k digit l (on a fattree simply e_l = (dst / k^l) mod k). On a fattree every shift "
                             "permutation then uses each link at most once (Zahavi et al. 2010).") +
                     kCommon});
-  registry.add({"smodk", "source-mod-k up*/down* routing for fattree and thintree", {},
+  registry.add({"smodk",
+                "source-mod-k up*/down* routing for fattree and thintree",
+                {},
                 make(UpChoice::SourceDigit, "smodk"),
                 std::string("Going up from level l the flow takes up port s_l mod k', where s_l is the source's "
                             "base-k digit l.") +
                     kCommon});
-  registry.add({"random-up", "up*/down* routing with a random up port per level, for fattree and thintree", {},
+  registry.add({"random-up",
+                "up*/down* routing with a random up port per level, for fattree and thintree",
+                {},
                 make(UpChoice::Random, "random-up"),
                 std::string("At each level on the way up the flow takes one of the k' up ports uniformly at random, "
                             "drawn from its own stream (derived from the run seed and the flow's index), so the "

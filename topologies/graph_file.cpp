@@ -33,18 +33,23 @@ EndpointRule rule_from_name(const std::string& name) {
 
 const char* format_name(GraphFormat format) {
   switch (format) {
-    case GraphFormat::Interflow: return "interflow";
-    case GraphFormat::EdgeList: return "edgelist";
-    case GraphFormat::GraphML: return "graphml";
-    case GraphFormat::Gml: return "gml";
-    case GraphFormat::Pajek: return "pajek";
+    case GraphFormat::Interflow:
+      return "interflow";
+    case GraphFormat::EdgeList:
+      return "edgelist";
+    case GraphFormat::GraphML:
+      return "graphml";
+    case GraphFormat::Gml:
+      return "gml";
+    case GraphFormat::Pajek:
+      return "pajek";
   }
   return "?";
 }
 
 GraphFormat resolve_graph_format(const std::string& file, const std::string& format) {
-  for (GraphFormat f : {GraphFormat::Interflow, GraphFormat::EdgeList, GraphFormat::GraphML, GraphFormat::Gml,
-                        GraphFormat::Pajek})
+  for (GraphFormat f :
+       {GraphFormat::Interflow, GraphFormat::EdgeList, GraphFormat::GraphML, GraphFormat::Gml, GraphFormat::Pajek})
     if (format == format_name(f)) return f;
   if (format != "auto")
     throw InputError("graph format '" + format + "': expected auto, interflow, edgelist, graphml, gml or pajek");
@@ -67,7 +72,8 @@ GraphFileTopology::GraphFileTopology(GraphFileOptions options, const LinkDefault
 
 void register_graph_file(TopologyRegistry& registry) {
   registry.add(
-      {"graph", "a network read from a file: interflow text (.ifg), edge list, GraphML, GML or Pajek",
+      {"graph",
+       "a network read from a file: interflow text (.ifg), edge list, GraphML, GML or Pajek",
        {
            string_param("file", "", "path of the graph file"),
            choice_param("format", "auto", {"auto", "interflow", "edgelist", "graphml", "gml", "pajek"},

@@ -86,11 +86,20 @@ class IgraphReader {
     GraphGuard g;
     igraph_error_t rc = IGRAPH_SUCCESS;
     switch (options_.format) {
-      case GraphFormat::EdgeList: rc = igraph_read_graph_edgelist(&g.graph, file.get(), 0, false); break;
-      case GraphFormat::GraphML: rc = igraph_read_graph_graphml(&g.graph, file.get(), 0); break;
-      case GraphFormat::Gml: rc = igraph_read_graph_gml(&g.graph, file.get()); break;
-      case GraphFormat::Pajek: rc = igraph_read_graph_pajek(&g.graph, file.get()); break;
-      case GraphFormat::Interflow: throw std::logic_error("interflow format is not read by igraph");
+      case GraphFormat::EdgeList:
+        rc = igraph_read_graph_edgelist(&g.graph, file.get(), 0, false);
+        break;
+      case GraphFormat::GraphML:
+        rc = igraph_read_graph_graphml(&g.graph, file.get(), 0);
+        break;
+      case GraphFormat::Gml:
+        rc = igraph_read_graph_gml(&g.graph, file.get());
+        break;
+      case GraphFormat::Pajek:
+        rc = igraph_read_graph_pajek(&g.graph, file.get());
+        break;
+      case GraphFormat::Interflow:
+        throw std::logic_error("interflow format is not read by igraph");
     }
     if (rc != IGRAPH_SUCCESS)
       fail("not a valid " + std::string(format_name(options_.format)) + " file: " + session.error());
@@ -169,8 +178,9 @@ class IgraphReader {
   std::vector<Kind> vertex_kinds(const igraph_t& graph, const IgraphSession& session) const {
     igraph_attribute_type_t type{};
     if (!attribute_type(graph, IGRAPH_ATTRIBUTE_VERTEX, "kind", type) || type != IGRAPH_ATTRIBUTE_STRING)
-      fail("no text vertex attribute 'kind'; expected kind = endpoint, switch or router on every vertex "
-           "(endpoints=attribute), or choose endpoints=all, leaves or per_switch");
+      fail(
+          "no text vertex attribute 'kind'; expected kind = endpoint, switch or router on every vertex "
+          "(endpoints=attribute), or choose endpoints=all, leaves or per_switch");
     igraph_strvector_t values;
     check(igraph_strvector_init(&values, 0), session);
     const igraph_error_t rc = igraph_cattribute_VASV(&graph, "kind", igraph_vss_all(), &values);
@@ -225,7 +235,8 @@ class RawGraphAssembler {
         if (hosts) b.add_direct_endpoint(v);
       }
       if ((is_endpoint || hosts) && degree[v] == 0 && raw_.vertices > 1)
-        fail("vertex #" + std::to_string(v) + " (counting from 0) is or hosts an endpoint but has no edge, so it "
+        fail("vertex #" + std::to_string(v) +
+             " (counting from 0) is or hosts an endpoint but has no edge, so it "
              "is unreachable; expected at least one edge at every endpoint");
       endpoints += is_endpoint || hosts;
     }
@@ -257,11 +268,16 @@ class RawGraphAssembler {
 
   const char* rule_name() const {
     switch (rule_) {
-      case EndpointRule::Attribute: return "attribute";
-      case EndpointRule::All: return "all";
-      case EndpointRule::Leaves: return "leaves";
-      case EndpointRule::PerSwitch: return "per_switch";
-      case EndpointRule::Auto: break;
+      case EndpointRule::Attribute:
+        return "attribute";
+      case EndpointRule::All:
+        return "all";
+      case EndpointRule::Leaves:
+        return "leaves";
+      case EndpointRule::PerSwitch:
+        return "per_switch";
+      case EndpointRule::Auto:
+        break;
     }
     return "auto";
   }

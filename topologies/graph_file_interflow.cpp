@@ -74,8 +74,7 @@ class InterflowGraphParser {
 
   void parse_count(std::uint32_t& count, std::size_t& seen_line, std::int64_t min, const std::string& form) {
     if (seen_line != 0)
-      fail("duplicate '" + tokens_[0] + "' line (first on line " + std::to_string(seen_line) +
-           "); expected it once");
+      fail("duplicate '" + tokens_[0] + "' line (first on line " + std::to_string(seen_line) + "); expected it once");
     const auto n = tokens_.size() == 2 ? parse_int(tokens_[1]) : std::nullopt;
     if (!n || *n < min || *n > kMaxCount) fail("expected '" + form + ", got '" + joined() + "'");
     count = static_cast<std::uint32_t>(*n);
@@ -117,8 +116,8 @@ class InterflowGraphParser {
       if (v & kEndpointBit) {
         const std::uint32_t e = v & ~kEndpointBit;
         if (endpoint_host_[e] != kNone)
-          fail("endpoint e" + std::to_string(e) + " is hosted by s" + std::to_string(endpoint_host_[e]) +
-               " (line " + std::to_string(endpoint_host_line_[e]) +
+          fail("endpoint e" + std::to_string(e) + " is hosted by s" + std::to_string(endpoint_host_[e]) + " (line " +
+               std::to_string(endpoint_host_line_[e]) +
                "); expected either links or one host line for an endpoint, not both");
         if (endpoint_link_line_[e] == 0) endpoint_link_line_[e] = line_;
       } else {
@@ -220,11 +219,11 @@ class InterflowGraphParser {
   std::uint32_t endpoints_ = 0, switches_ = 0;
   std::size_t endpoints_line_ = 0, switches_line_ = 0, forward_line_ = 0;
   bool forward_ = false;
-  std::vector<std::uint32_t> endpoint_host_;       // switch index or kNone
-  std::vector<std::size_t> endpoint_host_line_;    // line of its host statement
-  std::vector<std::size_t> endpoint_link_line_;    // line of its first link (0: none)
-  std::vector<std::uint32_t> switch_hosts_;        // hosted endpoint or kNone
-  std::vector<std::uint32_t> switch_links_;        // number of links
+  std::vector<std::uint32_t> endpoint_host_;     // switch index or kNone
+  std::vector<std::size_t> endpoint_host_line_;  // line of its host statement
+  std::vector<std::size_t> endpoint_link_line_;  // line of its first link (0: none)
+  std::vector<std::uint32_t> switch_hosts_;      // hosted endpoint or kNone
+  std::vector<std::uint32_t> switch_links_;      // number of links
   std::vector<ParsedCable> cables_;
 };
 

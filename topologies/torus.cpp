@@ -100,8 +100,7 @@ void register_torus(TopologyRegistry& registry) {
                                              defaults);
     };
   };
-  registry.add({"torus", "n-dimensional torus (k-ary n-cube with mixed radix), wrap-around links", params(),
-                make(true),
+  registry.add({"torus", "n-dimensional torus (k-ary n-cube with mixed radix), wrap-around links", params(), make(true),
                 "Routers are numbered in mixed radix, dimension 0 fastest. A ring of k >= 3 routers has k cables; "
                 "a dimension of radix 2 has one cable per pair (its two neighbours coincide); radix 1 adds no "
                 "cable. Endpoint e sits on router e (c = 0) or router e / c (c >= 1)."});

@@ -122,9 +122,10 @@ void register_trees(TopologyRegistry& registry) {
       "digit l replaced by j, arriving on its down port (the lower label's digit l). Vertices 0..N-1 are the "
       "endpoints (vertex e is endpoint e); switch vertices follow, leaves first, each level in index order. "
       "Out-links of a switch: down ports 0..k-1, then up ports k..k+k'-1; an endpoint's only link is port 0.";
-  registry.add({"fattree", "k-ary n-tree: k^n endpoints, n levels of k^(n-1) switches of radix 2k (top: k)",
-                {int_param("k", "4", "down ports per switch (also up ports below the top level); endpoints per leaf",
-                           2, 1 << 16),
+  registry.add({"fattree",
+                "k-ary n-tree: k^n endpoints, n levels of k^(n-1) switches of radix 2k (top: k)",
+                {int_param("k", "4", "down ports per switch (also up ports below the top level); endpoints per leaf", 2,
+                           1 << 16),
                  int_param("n", "3", "levels of switches; the tree has k^n endpoints", 1, TreeTopology::kMaxLevels)},
                 [](const ParamSet& p, const LinkDefaults& defaults) -> std::unique_ptr<Topology> {
                   const auto k = static_cast<std::uint32_t>(p.get_int("k"));
@@ -132,21 +133,23 @@ void register_trees(TopologyRegistry& registry) {
                                                         defaults);
                 },
                 "Petrini & Vanneschi, 'k-ary n-trees', IPPS 1997. Cables: k^n endpoint cables plus (n-1) k^n between "
-                "switches. " + labelling});
-  registry.add({"thintree", "k:k'-ary n-tree: a fat tree oversubscribed k:k' at every level (INRFlow's thintree)",
-                {int_param("k", "4", "down ports per switch; endpoints per leaf", 2, 1 << 16),
-                 int_param("kp", "2", "up ports per switch below the top level (k'), 1..k; kp = k is the fattree", 1,
-                           1 << 16),
-                 int_param("n", "3", "levels of switches; the tree has k^n endpoints", 1, TreeTopology::kMaxLevels)},
-                [](const ParamSet& p, const LinkDefaults& defaults) -> std::unique_ptr<Topology> {
-                  const auto k = static_cast<std::uint32_t>(p.get_int("k"));
-                  const auto kp = static_cast<std::uint32_t>(p.get_int("kp"));
-                  if (kp > k) p.fail("kp", "must not exceed k = " + std::to_string(k));
-                  return std::make_unique<TreeTopology>("thintree", k, kp, static_cast<std::uint32_t>(p.get_int("n")),
-                                                        defaults);
-                },
-                "Level l (0 = leaves) has k^(n-1-l) k'^l switches, each with k down ports and, below the top, k' up "
-                "ports; the upper levels carry k'/k of the fattree's bandwidth per level. " + labelling});
+                "switches. " +
+                    labelling});
+  registry.add(
+      {"thintree",
+       "k:k'-ary n-tree: a fat tree oversubscribed k:k' at every level (INRFlow's thintree)",
+       {int_param("k", "4", "down ports per switch; endpoints per leaf", 2, 1 << 16),
+        int_param("kp", "2", "up ports per switch below the top level (k'), 1..k; kp = k is the fattree", 1, 1 << 16),
+        int_param("n", "3", "levels of switches; the tree has k^n endpoints", 1, TreeTopology::kMaxLevels)},
+       [](const ParamSet& p, const LinkDefaults& defaults) -> std::unique_ptr<Topology> {
+         const auto k = static_cast<std::uint32_t>(p.get_int("k"));
+         const auto kp = static_cast<std::uint32_t>(p.get_int("kp"));
+         if (kp > k) p.fail("kp", "must not exceed k = " + std::to_string(k));
+         return std::make_unique<TreeTopology>("thintree", k, kp, static_cast<std::uint32_t>(p.get_int("n")), defaults);
+       },
+       "Level l (0 = leaves) has k^(n-1-l) k'^l switches, each with k down ports and, below the top, k' up "
+       "ports; the upper levels carry k'/k of the fattree's bandwidth per level. " +
+           labelling});
 }
 
 }  // namespace interflow::topo

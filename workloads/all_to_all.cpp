@@ -97,36 +97,39 @@ class ManyAllToAllPattern : public Pattern {
 }  // namespace
 
 void register_all_to_all(PatternRegistry& registry) {
-  registry.add({"alltoone", "all-to-one: every endpoint sends one flow to a single root endpoint",
-                {int_param("root", "-1", "id of the receiving endpoint (-1 = drawn uniformly by the seed)", -1,
-                           4294967295.0)},
-                [](const ParamSet& p) -> std::unique_ptr<Pattern> {
-                  return std::make_unique<AllToOnePattern>(p.get_int("root"));
-                },
-                "All N-1 other endpoints send one flow each to the root, which sends nothing (reported as "
-                "idle). The root is `root`, or, when -1, drawn uniformly from the pattern stream of the run "
-                "seed; the report's note names it. This is the incast worst case: the root's access link is "
-                "the bottleneck of every flow."});
+  registry.add(
+      {"alltoone",
+       "all-to-one: every endpoint sends one flow to a single root endpoint",
+       {int_param("root", "-1", "id of the receiving endpoint (-1 = drawn uniformly by the seed)", -1, 4294967295.0)},
+       [](const ParamSet& p) -> std::unique_ptr<Pattern> {
+         return std::make_unique<AllToOnePattern>(p.get_int("root"));
+       },
+       "All N-1 other endpoints send one flow each to the root, which sends nothing (reported as "
+       "idle). The root is `root`, or, when -1, drawn uniformly from the pattern stream of the run "
+       "seed; the report's note names it. This is the incast worst case: the root's access link is "
+       "the bottleneck of every flow."});
 
-  registry.add({"alltoall", "all-to-all: every endpoint sends one flow to every other endpoint",
+  registry.add({"alltoall",
+                "all-to-all: every endpoint sends one flow to every other endpoint",
                 {},
                 [](const ParamSet&) -> std::unique_ptr<Pattern> { return std::make_unique<AllToAllPattern>(); },
                 "N(N-1) flows, in increasing order of source then destination. The count is checked against "
                 "the flow limit before anything is generated, so a large network is refused with a message "
                 "instead of exhausting memory. INRFlow paper §3.3.1."});
 
-  registry.add({"manyalltoall", "many all-to-all: random groups of endpoints, all-to-all inside each group",
-                {int_param("group", "16", "size s of each group (the last group holds the N mod s left over)", 2,
-                           4294967295.0)},
-                [](const ParamSet& p) -> std::unique_ptr<Pattern> {
-                  return std::make_unique<ManyAllToAllPattern>(static_cast<std::uint64_t>(p.get_int("group")));
-                },
-                "The ids are shuffled with Fisher–Yates from the pattern stream of the run seed and cut into "
-                "consecutive groups of s, which partitions the endpoints uniformly at random into ceil(N/s) "
-                "groups: floor(N/s) groups of exactly s and, if N mod s > 0, one group of N mod s (a group of "
-                "one is idle). Inside every group each endpoint sends a flow to every other member, so there "
-                "are sum over groups of s_i(s_i - 1) flows. A group larger than N is one all-to-all. INRFlow "
-                "paper §3.3.1."});
+  registry.add(
+      {"manyalltoall",
+       "many all-to-all: random groups of endpoints, all-to-all inside each group",
+       {int_param("group", "16", "size s of each group (the last group holds the N mod s left over)", 2, 4294967295.0)},
+       [](const ParamSet& p) -> std::unique_ptr<Pattern> {
+         return std::make_unique<ManyAllToAllPattern>(static_cast<std::uint64_t>(p.get_int("group")));
+       },
+       "The ids are shuffled with Fisher–Yates from the pattern stream of the run seed and cut into "
+       "consecutive groups of s, which partitions the endpoints uniformly at random into ceil(N/s) "
+       "groups: floor(N/s) groups of exactly s and, if N mod s > 0, one group of N mod s (a group of "
+       "one is idle). Inside every group each endpoint sends a flow to every other member, so there "
+       "are sum over groups of s_i(s_i - 1) flows. A group larger than N is one all-to-all. INRFlow "
+       "paper §3.3.1."});
 }
 
 }  // namespace interflow::workloads

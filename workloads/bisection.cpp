@@ -84,28 +84,28 @@ class BisectionPattern : public Pattern {
 }  // namespace
 
 void register_bisection(PatternRegistry& registry) {
-  registry.add(
-      {"bisection", "bisection: traffic between two halves of the endpoints, all pairs or a matching",
-       {choice_param("halves", "random", {"random", "split"},
-                     "how the halves are chosen: random = uniformly at random by the seed, split = lower ids "
-                     "against upper ids"),
-        choice_param("mode", "all", {"all", "pairs"},
-                     "all = every endpoint sends to every endpoint of the other half (N^2/2 flows); pairs = "
-                     "each endpoint sends to its partner in a random matching between the halves (N flows)")},
-       [](const ParamSet& p) -> std::unique_ptr<Pattern> {
-         return std::make_unique<BisectionPattern>(
-             p.get_string("halves") == "random" ? BisectionHalves::Random : BisectionHalves::Split,
-             p.get_string("mode") == "all" ? BisectionMode::All : BisectionMode::Pairs);
-       },
-       "The endpoints are split into two halves of h = floor(N/2) endpoints; for odd N one endpoint "
-       "(the last id for split halves, a random one otherwise) sends and receives nothing and is reported "
-       "idle. halves=random shuffles the ids with Fisher–Yates from the pattern stream of the run seed and "
-       "takes the first h as half 0; halves=split takes ids 0..h-1 as half 0 and h..2h-1 as half 1. "
-       "mode=all is INRFlow's bisection (paper §3.3.1): every endpoint sends a flow to every endpoint of "
-       "the other half, 2h^2 flows, checked against the flow limit. mode=pairs draws a uniformly random "
-       "perfect matching between the halves and each matched pair exchanges one flow in each direction, "
-       "so every endpoint sends and receives exactly one flow. Every flow crosses the cut between the "
-       "halves; workloads/bisection.hpp exposes the halves so the cut capacity can be computed."});
+  registry.add({"bisection",
+                "bisection: traffic between two halves of the endpoints, all pairs or a matching",
+                {choice_param("halves", "random", {"random", "split"},
+                              "how the halves are chosen: random = uniformly at random by the seed, split = lower ids "
+                              "against upper ids"),
+                 choice_param("mode", "all", {"all", "pairs"},
+                              "all = every endpoint sends to every endpoint of the other half (N^2/2 flows); pairs = "
+                              "each endpoint sends to its partner in a random matching between the halves (N flows)")},
+                [](const ParamSet& p) -> std::unique_ptr<Pattern> {
+                  return std::make_unique<BisectionPattern>(
+                      p.get_string("halves") == "random" ? BisectionHalves::Random : BisectionHalves::Split,
+                      p.get_string("mode") == "all" ? BisectionMode::All : BisectionMode::Pairs);
+                },
+                "The endpoints are split into two halves of h = floor(N/2) endpoints; for odd N one endpoint "
+                "(the last id for split halves, a random one otherwise) sends and receives nothing and is reported "
+                "idle. halves=random shuffles the ids with Fisher–Yates from the pattern stream of the run seed and "
+                "takes the first h as half 0; halves=split takes ids 0..h-1 as half 0 and h..2h-1 as half 1. "
+                "mode=all is INRFlow's bisection (paper §3.3.1): every endpoint sends a flow to every endpoint of "
+                "the other half, 2h^2 flows, checked against the flow limit. mode=pairs draws a uniformly random "
+                "perfect matching between the halves and each matched pair exchanges one flow in each direction, "
+                "so every endpoint sends and receives exactly one flow. Every flow crosses the cut between the "
+                "halves; workloads/bisection.hpp exposes the halves so the cut capacity can be computed."});
 }
 
 }  // namespace interflow::workloads

@@ -42,10 +42,18 @@ class BitPermutationPattern : public Pattern {
     for (std::uint32_t src = 0; src < used; ++src) {
       std::uint32_t dst = 0;
       switch (kind_) {
-        case BitPermutation::Shuffle: dst = rotate_left(src, bits, 1 % bits); break;
-        case BitPermutation::Reverse: dst = reverse_bits(src, bits); break;
-        case BitPermutation::Transpose: dst = rotate_left(src, bits, bits / 2); break;
-        case BitPermutation::Complement: dst = ~src & mask; break;
+        case BitPermutation::Shuffle:
+          dst = rotate_left(src, bits, 1 % bits);
+          break;
+        case BitPermutation::Reverse:
+          dst = reverse_bits(src, bits);
+          break;
+        case BitPermutation::Transpose:
+          dst = rotate_left(src, bits, bits / 2);
+          break;
+        case BitPermutation::Complement:
+          dst = ~src & mask;
+          break;
       }
       if (dst == src) {
         ++report.self_pairs_dropped;
@@ -54,11 +62,11 @@ class BitPermutationPattern : public Pattern {
       out.add(src, dst);
     }
     report.idle_endpoints = n - used;
-    report.note = name_ + " permutes the " + std::to_string(bits) + "-bit ids of the first " + std::to_string(used) +
-                  " endpoints; endpoints " + (used < n ? std::to_string(used) + ".." + std::to_string(n - 1) + " idle"
-                                                       : std::string("none idle")) +
-                  "; " + std::to_string(report.self_pairs_dropped) +
-                  " fixed points (dst == src) dropped, those endpoints send nothing";
+    report.note =
+        name_ + " permutes the " + std::to_string(bits) + "-bit ids of the first " + std::to_string(used) +
+        " endpoints; endpoints " +
+        (used < n ? std::to_string(used) + ".." + std::to_string(n - 1) + " idle" : std::string("none idle")) + "; " +
+        std::to_string(report.self_pairs_dropped) + " fixed points (dst == src) dropped, those endpoints send nothing";
     return report;
   }
 
@@ -69,16 +77,17 @@ class BitPermutationPattern : public Pattern {
 
 void add_bit_permutation(PatternRegistry& registry, const std::string& name, BitPermutation kind,
                          const std::string& summary, const std::string& rule) {
-  registry.add({name, summary, {},
+  registry.add({name,
+                summary,
+                {},
                 [kind, name](const ParamSet&) -> std::unique_ptr<Pattern> {
                   return std::make_unique<BitPermutationPattern>(kind, name);
                 },
-                rule +
-                    " With b = floor(log2 N), only the first 2^b endpoints take part, ids written on b bits "
-                    "(bit b-1 most significant); endpoints 2^b..N-1 send nothing and are reported as idle. "
-                    "Fixed points (ids the permutation maps to themselves) would be self flows: they are "
-                    "dropped and counted in the report. Every participating endpoint receives at most one "
-                    "flow. INRFlow paper §3.3.1; Dally & Towles §3.2."});
+                rule + " With b = floor(log2 N), only the first 2^b endpoints take part, ids written on b bits "
+                       "(bit b-1 most significant); endpoints 2^b..N-1 send nothing and are reported as idle. "
+                       "Fixed points (ids the permutation maps to themselves) would be self flows: they are "
+                       "dropped and counted in the report. Every participating endpoint receives at most one "
+                       "flow. INRFlow paper §3.3.1; Dally & Towles §3.2."});
 }
 
 }  // namespace

@@ -135,27 +135,27 @@ const char* const kGridRule =
 }  // namespace
 
 void register_grid_patterns(PatternRegistry& registry) {
-  registry.add({"neighbor", "nearest neighbour: every endpoint sends to its +1 and -1 neighbours in each grid dimension",
-                {grid_dims_param()},
-                [](const ParamSet& p) -> std::unique_ptr<Pattern> {
-                  return std::make_unique<NeighborPattern>(given_dims(p));
-                },
-                std::string("Every endpoint sends one flow to each neighbour one step away along each dimension, "
-                            "+1 first then -1, dimensions in increasing order: a dimension of size k >= 3 gives "
-                            "two neighbours, size 2 gives one (+1 and -1 coincide), size 1 none. So a 4x4x4 grid "
-                            "gives 6 flows per endpoint.") +
-                    kGridRule});
-  registry.add({"tornado", "tornado: every endpoint sends to the one ceil(k/2)-1 positions ahead in every dimension",
-                {grid_dims_param()},
-                [](const ParamSet& p) -> std::unique_ptr<Pattern> {
-                  return std::make_unique<TornadoPattern>(given_dims(p));
-                },
-                std::string("Tornado (Dally & Towles §3.2): the destination's coordinate in every dimension of "
-                            "size k is (c + ceil(k/2) - 1) mod k, just under half way round, which loads one "
-                            "direction of a torus ring. Dimensions where that offset is 0 (size 1 or 2) are left "
-                            "unchanged; if every offset is 0 the pattern is rejected. It is a permutation without "
-                            "fixed points: one flow per endpoint (ring of 8: i -> i+3).") +
-                    kGridRule});
+  registry.add(
+      {"neighbor",
+       "nearest neighbour: every endpoint sends to its +1 and -1 neighbours in each grid dimension",
+       {grid_dims_param()},
+       [](const ParamSet& p) -> std::unique_ptr<Pattern> { return std::make_unique<NeighborPattern>(given_dims(p)); },
+       std::string("Every endpoint sends one flow to each neighbour one step away along each dimension, "
+                   "+1 first then -1, dimensions in increasing order: a dimension of size k >= 3 gives "
+                   "two neighbours, size 2 gives one (+1 and -1 coincide), size 1 none. So a 4x4x4 grid "
+                   "gives 6 flows per endpoint.") +
+           kGridRule});
+  registry.add(
+      {"tornado",
+       "tornado: every endpoint sends to the one ceil(k/2)-1 positions ahead in every dimension",
+       {grid_dims_param()},
+       [](const ParamSet& p) -> std::unique_ptr<Pattern> { return std::make_unique<TornadoPattern>(given_dims(p)); },
+       std::string("Tornado (Dally & Towles §3.2): the destination's coordinate in every dimension of "
+                   "size k is (c + ceil(k/2) - 1) mod k, just under half way round, which loads one "
+                   "direction of a torus ring. Dimensions where that offset is 0 (size 1 or 2) are left "
+                   "unchanged; if every offset is 0 the pattern is rejected. It is a permutation without "
+                   "fixed points: one flow per endpoint (ring of 8: i -> i+3).") +
+           kGridRule});
 }
 
 }  // namespace interflow::workloads

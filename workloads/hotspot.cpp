@@ -59,7 +59,7 @@ class HotspotPattern : public Pattern {
       const std::uint32_t cold_choices = src_hot ? cold : cold - 1;
       for (std::uint64_t k = 0; k < per_endpoint_; ++k) {
         bool to_hot = rng.uniform() < fraction_;
-        if (to_hot && hot_choices == 0) to_hot = false;  // lone hot spot sending: only cold targets left
+        if (to_hot && hot_choices == 0) to_hot = false;   // lone hot spot sending: only cold targets left
         if (!to_hot && cold_choices == 0) to_hot = true;  // lone cold endpoint sending: only hot targets left
         EndpointId dst;
         if (to_hot) {
@@ -134,8 +134,7 @@ class HotregionPattern : public Pattern {
 };
 
 ParamSpec fraction_param() {
-  return real_param("fraction", "0.25", "probability that a flow's destination is drawn among the hot endpoints",
-                    0, 1);
+  return real_param("fraction", "0.25", "probability that a flow's destination is drawn among the hot endpoints", 0, 1);
 }
 
 ParamSpec per_endpoint_param() {
@@ -146,11 +145,11 @@ ParamSpec per_endpoint_param() {
 
 void register_hot_patterns(PatternRegistry& registry) {
   registry.add(
-      {"hotspot", "hot spot: a fraction of the flows goes to a few hot endpoints, the rest to the other endpoints",
+      {"hotspot",
+       "hot spot: a fraction of the flows goes to a few hot endpoints, the rest to the other endpoints",
        {fraction_param(),
         int_param("hotspots", "1", "number of hot endpoints, drawn uniformly by the seed", 1, 4294967295.0),
-        int_param("node", "-1", "the hot endpoint's id (-1 = drawn by the seed; needs hotspots=1)", -1,
-                  4294967295.0),
+        int_param("node", "-1", "the hot endpoint's id (-1 = drawn by the seed; needs hotspots=1)", -1, 4294967295.0),
         per_endpoint_param()},
        [](const ParamSet& p) -> std::unique_ptr<Pattern> {
          const auto node = p.get_int("node");
@@ -168,10 +167,10 @@ void register_hot_patterns(PatternRegistry& registry) {
        "the pattern stream of the run seed; the report's note lists them. INRFlow paper §3.3.1."});
 
   registry.add(
-      {"hotregion", "hot region: a fraction of the flows goes to the first ids of the network, the rest anywhere",
+      {"hotregion",
+       "hot region: a fraction of the flows goes to the first ids of the network, the rest anywhere",
        {real_param("fraction", "0.25", "probability that a flow's destination is drawn inside the hot region", 0, 1),
-        real_param("region", "0.125", "size of the hot region as a fraction of the endpoints (the lowest ids)", 0,
-                   1),
+        real_param("region", "0.125", "size of the hot region as a fraction of the endpoints (the lowest ids)", 0, 1),
         per_endpoint_param()},
        [](const ParamSet& p) -> std::unique_ptr<Pattern> {
          if (p.get_real("region") <= 0) p.fail("region", "expected a fraction greater than 0");

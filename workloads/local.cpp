@@ -34,8 +34,8 @@ class LocalPattern : public Pattern {
         const auto d = static_cast<std::uint32_t>(std::clamp(raw, 1.0, static_cast<double>(max_distance)));
         const bool forward = (rng() >> 63) != 0;
         // With n even, both directions at d = n/2 reach the same endpoint, as they should.
-        const auto dst = static_cast<EndpointId>(forward ? (std::uint64_t{src} + d) % n
-                                                         : (std::uint64_t{src} + n - d) % n);
+        const auto dst =
+            static_cast<EndpointId>(forward ? (std::uint64_t{src} + d) % n : (std::uint64_t{src} + n - d) % n);
         out.add(src, dst);
       }
     }
@@ -51,7 +51,8 @@ class LocalPattern : public Pattern {
 
 void register_local(PatternRegistry& registry) {
   registry.add(
-      {"local", "local random: the destination's probability decays geometrically with its id distance",
+      {"local",
+       "local random: the destination's probability decays geometrically with its id distance",
        {real_param("decay", "0.5", "ratio of the probabilities of distance d+1 and d, in (0,1); smaller is more local",
                    0, 1),
         int_param("flows_per_endpoint", "1", "flows sent by every endpoint, each drawn independently", 1, 1e6)},

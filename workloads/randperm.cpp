@@ -14,8 +14,7 @@ class RandpermPattern : public Pattern {
  public:
   PatternReport generate(const PatternContext& ctx, FlowSet& out) const override {
     const std::uint32_t n = ctx.endpoints;
-    if (n < 2)
-      throw InputError("pattern 'randperm' needs at least 2 endpoints, the topology has " + std::to_string(n));
+    if (n < 2) throw InputError("pattern 'randperm' needs at least 2 endpoints, the topology has " + std::to_string(n));
     check_flow_budget(ctx, n, "randperm");
     Rng rng(derive_seed(ctx.seed, Stream::Pattern));
     std::vector<EndpointId> target(n);
@@ -41,7 +40,8 @@ class RandpermPattern : public Pattern {
 }  // namespace
 
 void register_randperm(PatternRegistry& registry) {
-  registry.add({"randperm", "random permutation: every endpoint sends to and receives from exactly one other endpoint",
+  registry.add({"randperm",
+                "random permutation: every endpoint sends to and receives from exactly one other endpoint",
                 {},
                 [](const ParamSet&) -> std::unique_ptr<Pattern> { return std::make_unique<RandpermPattern>(); },
                 "A uniform random permutation is drawn with Fisher–Yates from the pattern stream of the run "

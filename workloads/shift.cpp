@@ -32,18 +32,20 @@ class ShiftPattern : public Pattern {
 }  // namespace
 
 void register_shift(PatternRegistry& registry) {
-  registry.add({"shift", "shift permutation: every endpoint sends to the endpoint s ids further (cyclically)",
-                {int_param("s", "1", "id offset of the destination; negative shifts go backwards; s mod N must not be 0",
-                           -4294967295.0, 4294967295.0)},
-                [](const ParamSet& p) -> std::unique_ptr<Pattern> {
-                  const auto s = p.get_int("s");
-                  if (s == 0) p.fail("s", "a shift of 0 makes every flow a self flow; expected a non-zero offset");
-                  return std::make_unique<ShiftPattern>(s);
-                },
-                "Endpoint i sends one flow to endpoint (i + s) mod N, taking the mathematical modulo so that "
-                "s = -1 sends to the previous id. It is a permutation: every endpoint receives exactly one "
-                "flow. A shift that is a multiple of N is rejected once N is known. Ids follow the "
-                "topology's numbering (tori: dimension 0 fastest), so s = 1 is a ring along dimension 0."});
+  registry.add(
+      {"shift",
+       "shift permutation: every endpoint sends to the endpoint s ids further (cyclically)",
+       {int_param("s", "1", "id offset of the destination; negative shifts go backwards; s mod N must not be 0",
+                  -4294967295.0, 4294967295.0)},
+       [](const ParamSet& p) -> std::unique_ptr<Pattern> {
+         const auto s = p.get_int("s");
+         if (s == 0) p.fail("s", "a shift of 0 makes every flow a self flow; expected a non-zero offset");
+         return std::make_unique<ShiftPattern>(s);
+       },
+       "Endpoint i sends one flow to endpoint (i + s) mod N, taking the mathematical modulo so that "
+       "s = -1 sends to the previous id. It is a permutation: every endpoint receives exactly one "
+       "flow. A shift that is a multiple of N is rejected once N is known. Ids follow the "
+       "topology's numbering (tori: dimension 0 fastest), so s = 1 is a ring along dimension 0."});
 }
 
 }  // namespace interflow::workloads

@@ -37,10 +37,11 @@ class UniformPattern : public Pattern {
 }  // namespace
 
 void register_uniform(PatternRegistry& registry) {
-  registry.add({"uniform", "uniform random: each flow goes to a destination drawn uniformly among the other endpoints",
+  registry.add({"uniform",
+                "uniform random: each flow goes to a destination drawn uniformly among the other endpoints",
                 {int_param("flows_per_endpoint", "1", "flows sent by every endpoint", 1, 1e6),
-                 int_param("flows", "0", "total number of flows with uniformly drawn sources (0 = use flows_per_endpoint)",
-                           0, 4e9)},
+                 int_param("flows", "0",
+                           "total number of flows with uniformly drawn sources (0 = use flows_per_endpoint)", 0, 4e9)},
                 [](const ParamSet& p) -> std::unique_ptr<Pattern> {
                   return std::make_unique<UniformPattern>(static_cast<std::uint64_t>(p.get_int("flows_per_endpoint")),
                                                           static_cast<std::uint64_t>(p.get_int("flows")));

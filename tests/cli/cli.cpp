@@ -1,7 +1,6 @@
 // The interflow executable end to end: output files, JSON, error messages for malformed input,
 // `list`, `topo`, GraphML export and reload, and TOML configuration files.
 #include <doctest/doctest.h>
-
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -56,8 +55,7 @@ Outcome interflow(const std::string& args) {
   static int counter = 0;
   const std::string tag = std::to_string(++counter);
   const fs::path out = scratch() / ("stdout" + tag), err = scratch() / ("stderr" + tag);
-  const std::string command =
-      std::string(INTERFLOW_BINARY) + " " + args + " >" + out.string() + " 2>" + err.string();
+  const std::string command = std::string(INTERFLOW_BINARY) + " " + args + " >" + out.string() + " 2>" + err.string();
   const int raw = std::system(command.c_str());
   Outcome o;
   o.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
@@ -264,8 +262,9 @@ TEST_CASE("cli: static --out writes summary.json and links.csv and flows.csv") {
 
   const auto links = lines_of(read_text(dir / "links.csv"));
   REQUIRE(!links.empty());
-  CHECK(links[0] == "link_id,src_vertex,dst_vertex,src_kind,dst_kind,capacity_gbps,latency_ns,up,paths,load_gbps,"
-                    "utilisation");
+  CHECK(links[0] ==
+        "link_id,src_vertex,dst_vertex,src_kind,dst_kind,capacity_gbps,latency_ns,up,paths,load_gbps,"
+        "utilisation");
   CHECK(links.size() == 1 + 48);
   double link_load = 0;
   for (std::size_t i = 1; i < links.size(); ++i) {
@@ -313,9 +312,7 @@ TEST_CASE("cli: malformed input exits non-zero with a message naming the input")
   SUBCASE("unknown topology lists the valid names") {
     check_rejected("static -t nosuch", {"nosuch", "torus", "fattree", "mesh"});
   }
-  SUBCASE("unknown parameter lists the valid ones") {
-    check_rejected("static -t torus:foo=1", {"'foo'", "dims", "c"});
-  }
+  SUBCASE("unknown parameter lists the valid ones") { check_rejected("static -t torus:foo=1", {"'foo'", "dims", "c"}); }
   SUBCASE("zero radix") { check_rejected("static -t torus:dims=0x4", {"dims", "0x4"}); }
   SUBCASE("fattree k=1") { check_rejected("static -t fattree:k=1", {"'k'", "2.."}); }
   SUBCASE("missing graph file") {
@@ -336,7 +333,9 @@ TEST_CASE("cli: malformed input exits non-zero with a message naming the input")
   SUBCASE("routing for another family") {
     check_rejected("static -t fattree:k=2,n=2 -r dor", {"dor", "fattree", "torus"});
   }
-  SUBCASE("--flows-csv without --out") { check_rejected("static -t torus:dims=4 --flows-csv", {"--flows-csv", "--out"}); }
+  SUBCASE("--flows-csv without --out") {
+    check_rejected("static -t torus:dims=4 --flows-csv", {"--flows-csv", "--out"});
+  }
   SUBCASE("unknown option (reported by CLI11, without our error prefix)") {
     const Outcome o = interflow("static --no-such-option");
     CHECK(o.status != 0);

@@ -1,6 +1,8 @@
 // MaxMinSolver on hand-made problems with textbook answers (Bertsekas & Gallager, Data Networks,
 // §6.5.2), and on random problems checked against the defining property of max-min fairness and
 // against a plain quadratic progressive-filling reference.
+#include "engine/maxmin.hpp"
+
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -9,7 +11,6 @@
 #include <limits>
 #include <vector>
 
-#include "engine/maxmin.hpp"
 #include "engine/random.hpp"
 
 using namespace interflow;
@@ -31,7 +32,8 @@ struct Problem {
     return static_cast<std::uint32_t>(weight.size() - 1);
   }
   std::vector<LinkId> path(std::uint32_t v) const {
-    return {links.begin() + static_cast<std::ptrdiff_t>(offsets[v]), links.begin() + static_cast<std::ptrdiff_t>(offsets[v + 1])};
+    return {links.begin() + static_cast<std::ptrdiff_t>(offsets[v]),
+            links.begin() + static_cast<std::ptrdiff_t>(offsets[v + 1])};
   }
   MaxMinInput input() const { return {capacity, offsets, links, weight}; }
 };

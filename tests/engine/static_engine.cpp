@@ -130,7 +130,8 @@ double fact(const cli::StaticRun& r, const std::string& key) {
 }  // namespace
 
 TEST_CASE("static engine: torus all-to-all mean path length is the ring-distance closed form") {
-  const std::vector<std::vector<std::uint32_t>> shapes = {{8}, {5}, {2}, {3, 4}, {4, 4, 4}, {2, 3, 4}, {7, 2}, {2, 2, 2}, {5, 6}};
+  const std::vector<std::vector<std::uint32_t>> shapes = {{8},       {5},    {2},       {3, 4}, {4, 4, 4},
+                                                          {2, 3, 4}, {7, 2}, {2, 2, 2}, {5, 6}};
   for (const auto& dims : shapes) {
     const double want = torus_mean_distance(dims);
     INFO("dims " << dims_text(dims));
@@ -206,8 +207,9 @@ TEST_CASE("static engine: bisection traffic never exceeds the capacity of the cu
   struct Case {
     std::string topology, routing;
   };
-  const std::vector<Case> cases = {{"torus:dims=4x6", ""},   {"torus:dims=8", ""},         {"mesh:dims=3x4", ""},
-                                   {"torus:dims=3x3", ""},   {"torus:dims=4x4,c=1", ""},   {"fattree:k=4,n=2", ""},
+  const std::vector<Case> cases = {{"torus:dims=4x6", ""},        {"torus:dims=8", ""},
+                                   {"mesh:dims=3x4", ""},         {"torus:dims=3x3", ""},
+                                   {"torus:dims=4x4,c=1", ""},    {"fattree:k=4,n=2", ""},
                                    {"thintree:k=4,kp=1,n=2", ""}, {"fattree:k=2,n=3", "random-up"}};
   for (const auto& c : cases)
     for (const std::string halves : {"split", "random"})
@@ -264,7 +266,8 @@ TEST_CASE("static engine: bisection traffic never exceeds the capacity of the cu
       }
 }
 
-TEST_CASE("static engine: uniform traffic stays within the injection capacity with a Jain index above 0 and at most 1") {
+TEST_CASE(
+    "static engine: uniform traffic stays within the injection capacity with a Jain index above 0 and at most 1") {
   for (const std::string topology : {"torus:dims=4x4x4,c=1", "torus:dims=5x3"}) {
     for (const std::string pattern : {"uniform", "uniform:flows_per_endpoint=4"}) {
       if (topology == "torus:dims=5x3" && pattern != "uniform") continue;  // direct: one flow each keeps the bound
@@ -407,7 +410,8 @@ TEST_CASE("static engine: BFS on a failed torus routes every flow that is still 
     REQUIRE(r.failures.failed_links.size() == 2);
     // The arcs have a and 8 - a routers; 2 a (8 - a) ordered pairs are split.
     const auto dist = bfs_distances(net, 0);
-    const auto a = static_cast<std::uint64_t>(std::count_if(dist.begin(), dist.end(), [](std::uint32_t x) { return x != kNone; }));
+    const auto a =
+        static_cast<std::uint64_t>(std::count_if(dist.begin(), dist.end(), [](std::uint32_t x) { return x != kNone; }));
     CHECK(a >= 1);
     CHECK(a <= 7);
     const DistanceReport d = DistanceAnalysis().run(net);

@@ -3,7 +3,6 @@
 #include <doctest/doctest.h>
 #include <igraph.h>
 #include <tbb/global_control.h>
-
 #include <unistd.h>
 
 #include <algorithm>

@@ -53,8 +53,8 @@ std::uint32_t lca_from_digits(std::uint32_t k, std::uint32_t n, EndpointId s, En
   return level;
 }
 
-const std::vector<std::string> kTrees = {"fattree:k=4,n=3", "fattree:k=3,n=3", "fattree:k=2,n=4",
-                                         "fattree:k=5,n=1", "thintree:k=4,kp=2,n=3", "thintree:k=3,kp=2,n=3",
+const std::vector<std::string> kTrees = {"fattree:k=4,n=3",      "fattree:k=3,n=3",       "fattree:k=2,n=4",
+                                         "fattree:k=5,n=1",      "thintree:k=4,kp=2,n=3", "thintree:k=3,kp=2,n=3",
                                          "thintree:k=4,kp=1,n=2"};
 const std::vector<std::string> kRoutings = {"dmodk", "smodk", "random-up"};
 
@@ -145,7 +145,8 @@ TEST_CASE("tree routing: random routing is reproducible for a seed and changes w
   for (LinkId l : first) ++use[l];
   const auto& tree = dynamic_cast<const topo::TreeTopology&>(*topology);
   for (std::uint32_t i = 0; i < tree.level_size(0); ++i)
-    for (std::uint32_t j = 0; j < tree.kp(); ++j) CHECK(use[net.out_begin(tree.switch_vertex(0, i)) + tree.k() + j] > 0);
+    for (std::uint32_t j = 0; j < tree.kp(); ++j)
+      CHECK(use[net.out_begin(tree.switch_vertex(0, i)) + tree.k() + j] > 0);
 }
 
 TEST_CASE("tree routing: a 4:2-ary 3-tree carries less than the 4-ary 3-tree") {

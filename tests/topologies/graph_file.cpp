@@ -1,4 +1,6 @@
 // Topology 'graph': every format, every endpoint rule, export round trips and malformed input.
+#include "topologies/graph_file.hpp"
+
 #include <doctest/doctest.h>
 #include <unistd.h>
 
@@ -11,7 +13,6 @@
 
 #include "engine/error.hpp"
 #include "topologies/export.hpp"
-#include "topologies/graph_file.hpp"
 #include "topologies/registry.hpp"
 #include "topologies/torus.hpp"
 
@@ -82,9 +83,9 @@ TEST_CASE("graph: every format loads the same small network") {
     const char* extra;
     bool capacities;  // the format carries capacities
   };
-  for (const Case& c : {Case{"small.ifg", "", true}, Case{"small.graphml", "", true}, Case{"small.gml", "", true},
-                        Case{"small.net", ",endpoints=leaves", false},
-                        Case{"small.edges", ",endpoints=leaves", false}}) {
+  for (const Case& c :
+       {Case{"small.ifg", "", true}, Case{"small.graphml", "", true}, Case{"small.gml", "", true},
+        Case{"small.net", ",endpoints=leaves", false}, Case{"small.edges", ",endpoints=leaves", false}}) {
     SUBCASE(c.file) {
       const auto t = load("graph:file=" + kFixtures + c.file + c.extra, defaults);
       const Network& net = t->network();

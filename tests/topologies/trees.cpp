@@ -91,8 +91,8 @@ TEST_CASE("tree topology: endpoint switch cable and link counts match the closed
       min_radix = std::min(min_radix, net.degree(v));
       max_radix = std::max(max_radix, net.degree(v));
     }
-    CHECK(min_radix == s.k);                                 // top level: k down ports only
-    CHECK(max_radix == (s.n == 1 ? s.k : s.k + s.kp));        // 2k on a fattree
+    CHECK(min_radix == s.k);                            // top level: k down ports only
+    CHECK(max_radix == (s.n == 1 ? s.k : s.k + s.kp));  // 2k on a fattree
     for (EndpointId e = 0; e < net.num_endpoints(); ++e) {
       REQUIRE(net.endpoint_vertex(e) == e);
       REQUIRE(net.kind(e) == VertexKind::Endpoint);

@@ -30,8 +30,8 @@ struct Generated {
   PatternReport report;
 };
 
-Generated run(const std::string& spec, std::uint32_t n, std::uint64_t seed = 1,
-              std::vector<std::uint32_t> grid = {}, std::uint64_t max_flows = 200'000'000) {
+Generated run(const std::string& spec, std::uint32_t n, std::uint64_t seed = 1, std::vector<std::uint32_t> grid = {},
+              std::uint64_t max_flows = 200'000'000) {
   PatternContext ctx;
   ctx.endpoints = n;
   ctx.seed = seed;
@@ -71,17 +71,30 @@ std::uint64_t circular_distance(EndpointId a, EndpointId b, std::uint32_t n) {
   return std::min<std::uint64_t>(d, n - d);
 }
 
-const std::vector<std::string> kAllPatterns = {
-    "uniform",    "hotspot",   "hotregion",     "local",        "shuffle",  "bitreverse", "transpose",
-    "complement", "shift",     "randperm",      "bisection",    "bisection:mode=pairs",   "bisection:halves=split",
-    "alltoone",   "alltoall",  "manyalltoall:group=3",          "neighbor", "tornado"};
+const std::vector<std::string> kAllPatterns = {"uniform",
+                                               "hotspot",
+                                               "hotregion",
+                                               "local",
+                                               "shuffle",
+                                               "bitreverse",
+                                               "transpose",
+                                               "complement",
+                                               "shift",
+                                               "randperm",
+                                               "bisection",
+                                               "bisection:mode=pairs",
+                                               "bisection:halves=split",
+                                               "alltoone",
+                                               "alltoall",
+                                               "manyalltoall:group=3",
+                                               "neighbor",
+                                               "tornado"};
 
 }  // namespace
 
 TEST_CASE("patterns: every built-in pattern is registered with described parameters") {
-  for (const auto& name : {"hotspot", "hotregion", "local", "shuffle", "bitreverse", "transpose", "complement",
-                           "shift", "randperm", "bisection", "alltoone", "alltoall", "manyalltoall", "neighbor",
-                           "tornado"}) {
+  for (const auto& name : {"hotspot", "hotregion", "local", "shuffle", "bitreverse", "transpose", "complement", "shift",
+                           "randperm", "bisection", "alltoone", "alltoall", "manyalltoall", "neighbor", "tornado"}) {
     const auto* entry = patterns().find_or_null(name);
     REQUIRE_MESSAGE(entry != nullptr, name);
     CHECK(!entry->summary.empty());
@@ -245,8 +258,8 @@ TEST_CASE("patterns: all-to-all and all-to-one") {
 }
 
 TEST_CASE("patterns: manyalltoall forms random cliques of the group size") {
-  for (auto [n, s] : {std::pair{10u, 4u}, std::pair{12u, 4u}, std::pair{100u, 7u}, std::pair{9u, 4u},
-                      std::pair{5u, 8u}}) {
+  for (auto [n, s] :
+       {std::pair{10u, 4u}, std::pair{12u, 4u}, std::pair{100u, 7u}, std::pair{9u, 4u}, std::pair{5u, 8u}}) {
     CAPTURE(n);
     CAPTURE(s);
     const auto g = run("manyalltoall:group=" + std::to_string(s), n, 3);
