@@ -21,7 +21,8 @@ int main(int argc, char** argv) {
     try {
       app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
-      return app.exit(e);
+      // --help and --version exit 0; every malformed command line exits 2 like other input errors.
+      return app.exit(e) == 0 ? 0 : 2;
     }
     for (const auto& [name, action] : actions)
       if (app.got_subcommand(name)) return action();

@@ -14,7 +14,10 @@ std::string number_text(double v) {
   if (v <= -1e299) return "-inf";
   if (v >= 1e299) return "inf";
   std::ostringstream out;
-  out << v;
+  if (v == std::floor(v) && std::fabs(v) < 9.0e15)
+    out << static_cast<long long>(v);  // integers in full, not as 4.29497e+09
+  else
+    out << v;
   return out.str();
 }
 
@@ -129,7 +132,7 @@ Spec Spec::parse(const std::string& text, const std::string& what) {
   if (colon == std::string::npos) return spec;
   const std::string rest = text.substr(colon + 1);
   std::size_t start = 0;
-  while (start < rest.size()) {
+  while (start <= rest.size()) {  // "<=": a trailing comma is an empty item, reported below
     std::size_t end = rest.find(',', start);
     if (end == std::string::npos) end = rest.size();
     const std::string item = rest.substr(start, end - start);

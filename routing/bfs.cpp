@@ -82,14 +82,23 @@ class BfsRouting : public Routing {
     const std::uint32_t vertices = net.num_vertices();
     std::vector<std::uint32_t> start(vertices + 1, 0);
     for (std::size_t f = 0; f < flows.size(); ++f)
-      if (flows.src[f] != flows.dst[f]) ++start[net.endpoint_vertex(flows.dst[f]) + 1];
+      if (flows.src[f] != flows.dst[f]) ++start[attachment(net, net.endpoint_vertex(flows.dst[f])) + 1];
     for (VertexId v = 0; v < vertices; ++v) {
       if (start[v + 1] > 0) groups.push_back({v, start[v], start[v] + start[v + 1]});
       start[v + 1] += start[v];
     }
     order.resize(start[vertices]);
     for (std::size_t f = 0; f < flows.size(); ++f)
-      if (flows.src[f] != flows.dst[f]) order[start[net.endpoint_vertex(flows.dst[f])]++] = static_cast<FlowId>(f);
+      if (flows.src[f] != flows.dst[f]) order[start[attachment(net, net.endpoint_vertex(flows.dst[f]))]++] = static_cast<FlowId>(f);
+  }
+
+  // Where the searches start for a destination vertex: an endpoint on a single cable is reached
+  // through its switch, so one search serves every endpoint behind that switch (switch-level
+  // routing); a multi-homed or forwarding endpoint, or a router, is its own attachment.
+  static VertexId attachment(const Network& net, VertexId v) {
+    if (net.kind(v) == VertexKind::Endpoint && net.degree(v) == 1 && !net.endpoints_forward())
+      return net.target(net.out_begin(v));
+    return v;
   }
 
   // A vertex that traffic may pass through on its way to `target`.
@@ -163,6 +172,9 @@ class BfsRouting : public Routing {
       sink.push(chosen);
       at = net.target(chosen);
     }
+    // Last hop from the attachment switch to the destination endpoint, if it is not the switch itself.
+    const VertexId destination = net.endpoint_vertex(flows.dst[f]);
+    if (destination != target && !push_or_drop(net, net.find_link(target, destination), sink)) return;
     sink.commit(1.0);
   }
 
@@ -181,8 +193,10 @@ void register_bfs(RoutingRegistry& registry) {
        [](const ParamSet& p, const Topology&) -> std::unique_ptr<Routing> {
          return std::make_unique<BfsRouting>(p.get_string("tie") == "random");
        },
-       "Distances are in links and computed per destination attachment vertex (the switch/router of a "
-       "direct endpoint, or the endpoint's own vertex), shared by every flow to it. A path never passes "
+       "Distances are in links and computed per destination attachment vertex, shared by every flow to "
+       "it: the switch of an endpoint that hangs off one switch on a single cable (so one search serves "
+       "every endpoint behind that switch), the router of a direct endpoint, or the endpoint's own vertex "
+       "when it is multi-homed or forwards. A path never passes "
        "through an endpoint vertex other than its source and destination unless the topology lets "
        "endpoints forward (server-centric networks). Links that are down are avoided; a flow whose "
        "destination cannot be reached is unroutable. With tie=lowest the path is the lexicographically "
