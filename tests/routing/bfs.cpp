@@ -17,6 +17,7 @@
 #include "engine/random.hpp"
 #include "engine/static_engine.hpp"
 #include "routing/registry.hpp"
+#include "tests/support/test_support.hpp"
 #include "topologies/registry.hpp"
 #include "topologies/torus.hpp"
 
@@ -25,19 +26,6 @@ using namespace interflow;
 namespace {
 
 const std::string kFixtures = std::string(INTERFLOW_SOURCE_DIR) + "/tests/fixtures/";
-
-std::unique_ptr<Topology> load_graph(const std::string& spec) {
-  topo::TopologyRegistry registry("topology");
-  topo::register_graph_file(registry);
-  return registry.create(Spec::parse(spec, "topology"), LinkDefaults{});
-}
-
-std::unique_ptr<Routing> make_routing(const std::string& spec, const Topology& topology) {
-  routing::RoutingRegistry registry("routing");
-  routing::register_bfs(registry);
-  routing::register_dor(registry);
-  return registry.create(Spec::parse(spec, "routing"), topology);
-}
 
 FlowSet flows_of(std::initializer_list<std::pair<EndpointId, EndpointId>> pairs) {
   FlowSet flows;
@@ -149,31 +137,11 @@ Network random_direct_network(std::uint32_t vertices, std::uint32_t edges, std::
   return b.build();
 }
 
-// A graph file in a per-process temporary directory, removed with the object.
-class TempFile {
- public:
-  TempFile(const std::string& name, const std::string& content) {
-    const auto dir = std::filesystem::temp_directory_path() / ("interflow_bfs_test_" + std::to_string(getpid()));
-    std::filesystem::create_directories(dir);
-    path_ = (dir / name).string();
-    std::ofstream(path_) << content;
-  }
-  ~TempFile() {
-    std::error_code ignored;
-    std::filesystem::remove(path_, ignored);
-    std::filesystem::remove(std::filesystem::path(path_).parent_path(), ignored);  // only if empty
-  }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
-
 }  // namespace
 
 TEST_CASE("bfs: dumbbell shares the bottleneck cable while an unrelated flow gets its own link rate") {
-  const auto t = load_graph("graph:file=" + kFixtures + "dumbbell.ifg");
-  const auto bfs = make_routing("bfs", *t);
+  const auto t = test::build_topology("graph:file=" + kFixtures + "dumbbell.ifg");
+  const auto bfs = test::build_routing("bfs", *t);
   const StaticResult r = StaticEngine(t->network(), *bfs).run(flows_of({{0, 2}, {1, 3}, {4, 5}}), {});
   CHECK(r.flow_rate_gbps[0] == doctest::Approx(5));
   CHECK(r.flow_rate_gbps[1] == doctest::Approx(5));
@@ -184,16 +152,16 @@ TEST_CASE("bfs: dumbbell shares the bottleneck cable while an unrelated flow get
 }
 
 TEST_CASE("bfs: parking lot gives every flow half of a unit link") {
-  const auto t = load_graph("graph:file=" + kFixtures + "parking_lot.ifg");
-  const auto bfs = make_routing("bfs", *t);
+  const auto t = test::build_topology("graph:file=" + kFixtures + "parking_lot.ifg");
+  const auto bfs = test::build_routing("bfs", *t);
   const StaticResult r = StaticEngine(t->network(), *bfs).run(flows_of({{0, 3}, {0, 1}, {1, 2}, {2, 3}}), {});
   for (double rate : r.flow_rate_gbps) CHECK(rate == doctest::Approx(0.5));
   CHECK(r.paths.links(r.paths.first_var(0)).size() == 3);
 }
 
 TEST_CASE("bfs: parking lot with capacities 1 and 2") {
-  const auto t = load_graph("graph:file=" + kFixtures + "parking_lot_1_2.ifg");
-  const auto bfs = make_routing("bfs", *t);
+  const auto t = test::build_topology("graph:file=" + kFixtures + "parking_lot_1_2.ifg");
+  const auto bfs = test::build_routing("bfs", *t);
   const StaticResult r = StaticEngine(t->network(), *bfs).run(flows_of({{0, 2}, {0, 1}, {1, 2}}), {});
   CHECK(r.flow_rate_gbps[0] == doctest::Approx(0.5));  // long flow, bottleneck the first hop
   CHECK(r.flow_rate_gbps[1] == doctest::Approx(0.5));  // short flow on the 1 Gbit/s hop
@@ -206,7 +174,7 @@ TEST_CASE("bfs: path lengths equal igraph's distances") {
     for (std::uint32_t edges : {45u, 90u}) {
       const Network net = random_direct_network(40, edges, 7);
       const FlowSet flows = all_pairs(net.num_endpoints());
-      const PathTable paths = route(*make_routing("bfs", any), net, flows);
+      const PathTable paths = route(*test::build_routing("bfs", any), net, flows);
       check_paths_valid(net, flows, paths);
       const std::size_t unroutable = check_lengths_match_igraph(net, flows, paths);
       if (edges == 45) CHECK(unroutable > 0);  // 45 random edges cannot connect 40 vertices well
@@ -216,10 +184,10 @@ TEST_CASE("bfs: path lengths equal igraph's distances") {
     const topo::TorusTopology torus({5, 4, 3}, true, 0, {});
     const Network& net = torus.network();
     const FlowSet flows = all_pairs(net.num_endpoints());
-    const PathTable paths = route(*make_routing("bfs", torus), net, flows);
+    const PathTable paths = route(*test::build_routing("bfs", torus), net, flows);
     check_paths_valid(net, flows, paths);
     CHECK(check_lengths_match_igraph(net, flows, paths) == 0);
-    const PathTable dor = route(*make_routing("dor", torus), net, flows);
+    const PathTable dor = route(*test::build_routing("dor", torus), net, flows);
     for (FlowId f = 0; f < flows.size(); ++f)
       CHECK(paths.links(paths.first_var(f)).size() == dor.links(dor.first_var(f)).size());
   }
@@ -227,7 +195,7 @@ TEST_CASE("bfs: path lengths equal igraph's distances") {
     const topo::TorusTopology torus({4, 3}, true, 2, {});
     const Network& net = torus.network();
     const FlowSet flows = all_pairs(net.num_endpoints());
-    const PathTable paths = route(*make_routing("bfs", torus), net, flows);
+    const PathTable paths = route(*test::build_routing("bfs", torus), net, flows);
     check_paths_valid(net, flows, paths);
     CHECK(check_lengths_match_igraph(net, flows, paths) == 0);
   }
@@ -245,26 +213,26 @@ TEST_CASE("bfs: failed links are avoided and disconnected flows are unroutable")
   spec.count = 15;
   apply_failures(net, spec, 3);
   const FlowSet flows = all_pairs(net.num_endpoints());
-  const PathTable paths = route(*make_routing("bfs", torus), net, flows);
+  const PathTable paths = route(*test::build_routing("bfs", torus), net, flows);
   check_paths_valid(net, flows, paths);
   const std::size_t unroutable = check_lengths_match_igraph(net, flows, paths);
   CHECK(unroutable >= 2 * 35);  // every flow from or to router 7
   for (EndpointId e = 0; e < 36; ++e)
     if (e != 7) CHECK_FALSE(paths.routed(7 * 35 + (e < 7 ? e : e - 1)));  // flows from 7, in all_pairs order
 
-  const StaticResult r = StaticEngine(net, *make_routing("bfs", torus)).run(flows, {});
+  const StaticResult r = StaticEngine(net, *test::build_routing("bfs", torus)).run(flows, {});
   CHECK(r.metrics.flows_unroutable == unroutable);
 }
 
 TEST_CASE("bfs: endpoints relay traffic only when the network lets them forward") {
   // e1 -> e2 is 4 links through endpoint e0, 5 links through switches only.
-  const TempFile file("relay.ifg",
-                      "endpoints 3\nswitches 4\nlink e1 s0\nlink e2 s1\nlink e0 s0\nlink e0 s1\nlink s0 s2\n"
-                      "link s2 s3\nlink s3 s1\n");
+  const test::TempFile file("relay.ifg",
+                            "endpoints 3\nswitches 4\nlink e1 s0\nlink e2 s1\nlink e0 s0\nlink e0 s1\nlink s0 s2\n"
+                            "link s2 s3\nlink s3 s1\n");
   const FlowSet flows = flows_of({{1, 2}, {2, 2}});
   for (bool forward : {false, true}) {
-    const auto t = load_graph("graph:file=" + file.path() + ",forward=" + (forward ? "true" : "false"));
-    const PathTable paths = route(*make_routing("bfs", *t), t->network(), flows);
+    const auto t = test::build_topology("graph:file=" + file.path() + ",forward=" + (forward ? "true" : "false"));
+    const PathTable paths = route(*test::build_routing("bfs", *t), t->network(), flows);
     check_paths_valid(t->network(), flows, paths);
     REQUIRE(paths.routed(0));
     CHECK(paths.links(paths.first_var(0)).size() == (forward ? 4u : 5u));
@@ -274,19 +242,19 @@ TEST_CASE("bfs: endpoints relay traffic only when the network lets them forward"
 
 TEST_CASE("bfs: tie rules") {
   // A square s0-s1-s3-s2-s0; e0 on s0 and e1 on s3 have two shortest paths. s0's first port goes to s2.
-  const TempFile file("square.ifg",
-                      "endpoints 2\nswitches 4\nhost e0 s0\nhost e1 s3\nlink s0 s2\nlink s0 s1\nlink s1 s3\n"
-                      "link s2 s3\n");
-  const auto t = load_graph("graph:file=" + file.path());
+  const test::TempFile file("square.ifg",
+                            "endpoints 2\nswitches 4\nhost e0 s0\nhost e1 s3\nlink s0 s2\nlink s0 s1\nlink s1 s3\n"
+                            "link s2 s3\n");
+  const auto t = test::build_topology("graph:file=" + file.path());
   const Network& net = t->network();
   const FlowSet flows = flows_of({{0, 1}});
   SUBCASE("lowest takes the lowest port") {
-    const PathTable paths = route(*make_routing("bfs:tie=lowest", *t), net, flows);
+    const PathTable paths = route(*test::build_routing("bfs:tie=lowest", *t), net, flows);
     REQUIRE(paths.routed(0));
     CHECK(net.target(paths.links(0)[0]) == 2);
   }
   SUBCASE("random takes both over seeds, always a shortest path") {
-    const auto bfs = make_routing("bfs:tie=random", *t);
+    const auto bfs = test::build_routing("bfs:tie=random", *t);
     int via_s2 = 0;
     for (std::uint64_t seed = 1; seed <= 64; ++seed) {
       const PathTable paths = route(*bfs, net, flows, seed);
@@ -302,7 +270,7 @@ TEST_CASE("bfs: tie=random is reproducible for the same seed") {
   const topo::TorusTopology torus({6, 6}, true, 0, {});
   const Network& net = torus.network();
   const FlowSet flows = all_pairs(net.num_endpoints());
-  const auto bfs = make_routing("bfs:tie=random", torus);
+  const auto bfs = test::build_routing("bfs:tie=random", torus);
   const PathTable a = route(*bfs, net, flows, 11);
   const PathTable b = route(*bfs, net, flows, 11);
   const PathTable c = route(*bfs, net, flows, 12);
@@ -318,7 +286,7 @@ TEST_CASE("bfs: the path table does not depend on the thread count") {
   const FlowSet flows = all_pairs(net.num_endpoints());  // 9900 flows: several chunks
   for (const char* spec : {"bfs", "bfs:tie=random"}) {
     SUBCASE(spec) {
-      const auto bfs = make_routing(spec, torus);
+      const auto bfs = test::build_routing(spec, torus);
       PathTable one, two;
       {
         tbb::global_control limit(tbb::global_control::max_allowed_parallelism, 1);

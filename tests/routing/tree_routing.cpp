@@ -11,24 +11,13 @@
 #include "engine/random.hpp"
 #include "engine/static_engine.hpp"
 #include "routing/registry.hpp"
+#include "tests/support/test_support.hpp"
 #include "topologies/registry.hpp"
 #include "topologies/tree.hpp"
 
 using namespace interflow;
 
 namespace {
-
-std::unique_ptr<Topology> build_topology(const std::string& spec) {
-  topo::TopologyRegistry registry("topology");
-  topo::register_builtin(registry);
-  return registry.create(Spec::parse(spec, "--topology"), LinkDefaults{});
-}
-
-std::unique_ptr<Routing> build_routing(const std::string& spec, const Topology& topology) {
-  routing::RoutingRegistry registry("routing");
-  routing::register_builtin(registry);
-  return registry.create(Spec::parse(spec, "--routing"), topology);
-}
 
 FlowSet all_pairs(std::uint32_t n) {
   FlowSet flows;
@@ -62,14 +51,14 @@ const std::vector<std::string> kRoutings = {"dmodk", "smodk", "random-up"};
 
 TEST_CASE("tree routing: paths are up*/down* walks of 2 (LCA level + 1) links from source to destination") {
   for (const auto& tree_spec : kTrees) {
-    auto topology = build_topology(tree_spec);
+    auto topology = test::build_topology(tree_spec);
     const auto& tree = dynamic_cast<const topo::TreeTopology&>(*topology);
     const Network& net = tree.network();
     const FlowSet flows = all_pairs(net.num_endpoints());
     for (const auto& routing_spec : kRoutings) {
       CAPTURE(tree_spec);
       CAPTURE(routing_spec);
-      auto routing = build_routing(routing_spec, *topology);
+      auto routing = test::build_routing(routing_spec, *topology);
       const PathTable paths = routing->route_all(net, flows, RouteContext{});
       REQUIRE(paths.num_flows() == flows.size());
       for (FlowId f = 0; f < flows.size(); ++f) {
@@ -96,11 +85,11 @@ TEST_CASE("tree routing: paths are up*/down* walks of 2 (LCA level + 1) links fr
 
 TEST_CASE("tree routing: dmodk and smodk give every shift permutation of a fat tree full link rate") {
   for (const std::string tree_spec : {"fattree:k=4,n=3", "fattree:k=3,n=3"}) {
-    auto topology = build_topology(tree_spec);
+    auto topology = test::build_topology(tree_spec);
     const Network& net = topology->network();
     const std::uint32_t n = net.num_endpoints();
     for (const std::string routing_spec : {"dmodk", "smodk"}) {
-      auto routing = build_routing(routing_spec, *topology);
+      auto routing = test::build_routing(routing_spec, *topology);
       const StaticEngine engine(net, *routing);
       for (std::uint32_t by = 1; by < n; ++by) {
         CAPTURE(tree_spec);
@@ -118,18 +107,18 @@ TEST_CASE("tree routing: dmodk and smodk give every shift permutation of a fat t
 
 TEST_CASE("tree routing: random up ports collide under a shift where dmodk does not") {
   // The shift test above could not pass by accident: a routing that ignores the digits shares links.
-  auto topology = build_topology("fattree:k=4,n=3");
+  auto topology = test::build_topology("fattree:k=4,n=3");
   const Network& net = topology->network();
-  auto routing = build_routing("random-up", *topology);
+  auto routing = test::build_routing("random-up", *topology);
   const StaticResult result = StaticEngine(net, *routing).run(shift(64, 32), StaticOptions{});
   CHECK(result.metrics.paths_per_link.max > 1);
   CHECK(result.metrics.rate_gbps.min < 100.0);
 }
 
 TEST_CASE("tree routing: random routing is reproducible for a seed and changes with it") {
-  auto topology = build_topology("fattree:k=4,n=3");
+  auto topology = test::build_topology("fattree:k=4,n=3");
   const Network& net = topology->network();
-  auto routing = build_routing("random-up", *topology);
+  auto routing = test::build_routing("random-up", *topology);
   const FlowSet flows = all_pairs(64);
   auto route = [&](std::uint64_t seed) {
     RouteContext ctx;
@@ -150,8 +139,8 @@ TEST_CASE("tree routing: random routing is reproducible for a seed and changes w
 }
 
 TEST_CASE("tree routing: a 4:2-ary 3-tree carries less than the 4-ary 3-tree") {
-  auto fat = build_topology("fattree:k=4,n=3");
-  auto thin = build_topology("thintree:k=4,kp=2,n=3");
+  auto fat = test::build_topology("fattree:k=4,n=3");
+  auto thin = test::build_topology("thintree:k=4,kp=2,n=3");
   SUBCASE("uniform traffic") {
     FlowSet flows;
     Rng rng(derive_seed(11, Stream::Pattern));
@@ -161,36 +150,39 @@ TEST_CASE("tree routing: a 4:2-ary 3-tree carries less than the 4-ary 3-tree") {
     }
     for (const std::string routing_spec : {"dmodk", "random-up"}) {
       CAPTURE(routing_spec);
-      const StaticResult on_fat = StaticEngine(fat->network(), *build_routing(routing_spec, *fat)).run(flows, {});
-      const StaticResult on_thin = StaticEngine(thin->network(), *build_routing(routing_spec, *thin)).run(flows, {});
+      const StaticResult on_fat = StaticEngine(fat->network(), *test::build_routing(routing_spec, *fat)).run(flows, {});
+      const StaticResult on_thin =
+          StaticEngine(thin->network(), *test::build_routing(routing_spec, *thin)).run(flows, {});
       CHECK(on_thin.metrics.aggregate_nonrestricted_gbps < on_fat.metrics.aggregate_nonrestricted_gbps);
     }
   }
   SUBCASE("shift by N/2 under dmodk: every flow gets 100 (k'/k)^(n-1) on the thin tree") {
     // Every flow climbs to the top; dmodk splits the 4 flows of a leaf 2 per up link, then 4 per link
     // at level 1, and each top down link carries 4: 25 Gbit/s each.
-    const StaticResult on_thin = StaticEngine(thin->network(), *build_routing("dmodk", *thin)).run(shift(64, 32), {});
+    const StaticResult on_thin =
+        StaticEngine(thin->network(), *test::build_routing("dmodk", *thin)).run(shift(64, 32), {});
     for (double rate : on_thin.flow_rate_gbps) CHECK(rate == doctest::Approx(25.0));
-    const StaticResult on_fat = StaticEngine(fat->network(), *build_routing("dmodk", *fat)).run(shift(64, 32), {});
+    const StaticResult on_fat =
+        StaticEngine(fat->network(), *test::build_routing("dmodk", *fat)).run(shift(64, 32), {});
     for (double rate : on_fat.flow_rate_gbps) CHECK(rate == doctest::Approx(100.0));
   }
 }
 
 TEST_CASE("tree routing: tree routings refuse other topologies") {
-  auto torus = build_topology("torus:dims=4x4");
+  auto torus = test::build_topology("torus:dims=4x4");
   for (const auto& routing_spec : kRoutings) {
     CAPTURE(routing_spec);
-    CHECK_THROWS_AS(build_routing(routing_spec, *torus), InputError);
+    CHECK_THROWS_AS(test::build_routing(routing_spec, *torus), InputError);
   }
 }
 
 TEST_CASE("tree routing: a flow whose path crosses a failed link is unroutable while the others keep their paths") {
-  auto topology = build_topology("fattree:k=4,n=3");
+  auto topology = test::build_topology("fattree:k=4,n=3");
   Network& net = topology->network();
   const FlowSet flows = all_pairs(64);
   std::vector<PathTable> before;
   for (const auto& routing_spec : kRoutings)
-    before.push_back(build_routing(routing_spec, *topology)->route_all(net, flows, RouteContext{}));
+    before.push_back(test::build_routing(routing_spec, *topology)->route_all(net, flows, RouteContext{}));
 
   SUBCASE("one cable set down by hand") {
     // Flow 62 (0 -> 63) climbs to the top; its third link goes from level 1 to level 2 under dmodk.
@@ -207,7 +199,7 @@ TEST_CASE("tree routing: a flow whose path crosses a failed link is unroutable w
   }
   for (std::size_t r = 0; r < kRoutings.size(); ++r) {
     CAPTURE(kRoutings[r]);
-    const PathTable after = build_routing(kRoutings[r], *topology)->route_all(net, flows, RouteContext{});
+    const PathTable after = test::build_routing(kRoutings[r], *topology)->route_all(net, flows, RouteContext{});
     std::uint64_t dropped = 0;
     for (FlowId f = 0; f < flows.size(); ++f) {
       const auto old_links = before[r].links(before[r].first_var(f));

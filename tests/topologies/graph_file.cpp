@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "engine/error.hpp"
+#include "tests/support/test_support.hpp"
 #include "topologies/export.hpp"
 #include "topologies/registry.hpp"
 #include "topologies/torus.hpp"
@@ -22,35 +23,9 @@ namespace {
 
 const std::string kFixtures = std::string(INTERFLOW_SOURCE_DIR) + "/tests/fixtures/";
 
-std::unique_ptr<Topology> load(const std::string& spec, const LinkDefaults& defaults = {}) {
-  topo::TopologyRegistry registry("topology");
-  topo::register_graph_file(registry);
-  return registry.create(Spec::parse(spec, "topology"), defaults);
-}
-
-// A file in a per-process temporary directory, removed with the object.
-class TempFile {
- public:
-  TempFile(const std::string& name, const std::string& content) {
-    const auto dir = std::filesystem::temp_directory_path() / ("interflow_graph_test_" + std::to_string(getpid()));
-    std::filesystem::create_directories(dir);
-    path_ = (dir / name).string();
-    std::ofstream(path_) << content;
-  }
-  ~TempFile() {
-    std::error_code ignored;
-    std::filesystem::remove(path_, ignored);
-    std::filesystem::remove(std::filesystem::path(path_).parent_path(), ignored);  // only if empty
-  }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
-
 std::string error_of(const std::string& spec) {
   try {
-    load(spec);
+    test::build_topology(spec);
   } catch (const InputError& e) {
     return e.what();
   }
@@ -87,7 +62,7 @@ TEST_CASE("graph: every format loads the same small network") {
        {Case{"small.ifg", "", true}, Case{"small.graphml", "", true}, Case{"small.gml", "", true},
         Case{"small.net", ",endpoints=leaves", false}, Case{"small.edges", ",endpoints=leaves", false}}) {
     SUBCASE(c.file) {
-      const auto t = load("graph:file=" + kFixtures + c.file + c.extra, defaults);
+      const auto t = test::build_topology("graph:file=" + kFixtures + c.file + c.extra, defaults);
       const Network& net = t->network();
       CHECK(t->family() == "graph");
       CHECK(t->default_routing() == "bfs");
@@ -115,10 +90,11 @@ TEST_CASE("graph: every format loads the same small network") {
 }
 
 TEST_CASE("graph: interflow format numbers switches first then linked endpoints and hosts direct endpoints") {
-  TempFile f("mixed.ifg",
-             "endpoints 3\nswitches 2\nlink s0 s1 gbps=5\nlink e2 s1\nhost e1 s0\nlink e0 s0  # trailing comment\n"
-             "forward yes\n");
-  const auto topology_net = load("graph:file=" + f.path());
+  test::TempFile f(
+      "mixed.ifg",
+      "endpoints 3\nswitches 2\nlink s0 s1 gbps=5\nlink e2 s1\nhost e1 s0\nlink e0 s0  # trailing comment\n"
+      "forward yes\n");
+  const auto topology_net = test::build_topology("graph:file=" + f.path());
   const Network& net = topology_net->network();
   CHECK(net.num_vertices() == 4);  // s0, s1, e0, e2
   CHECK(net.num_endpoints() == 3);
@@ -136,7 +112,7 @@ TEST_CASE("graph: interflow format numbers switches first then linked endpoints 
 TEST_CASE("graph: endpoint rules for igraph formats") {
   const std::string edges = "graph:file=" + kFixtures + "small.edges";
   SUBCASE("all (the default for edge lists) is a direct network") {
-    const auto topology_net = load(edges);
+    const auto topology_net = test::build_topology(edges);
     const Network& net = topology_net->network();
     CHECK(net.num_endpoints() == 6);
     CHECK(net.num_switches() == 6);
@@ -145,7 +121,7 @@ TEST_CASE("graph: endpoint rules for igraph formats") {
     for (EndpointId e = 0; e < 6; ++e) CHECK(net.endpoint_vertex(e) == e);
   }
   SUBCASE("per_switch attaches c endpoints to every vertex") {
-    const auto topology_net = load(edges + ",endpoints=per_switch,c=3");
+    const auto topology_net = test::build_topology(edges + ",endpoints=per_switch,c=3");
     const Network& net = topology_net->network();
     CHECK(net.num_endpoints() == 18);
     CHECK(net.num_switches() == 6);
@@ -158,8 +134,8 @@ TEST_CASE("graph: endpoint rules for igraph formats") {
     }
   }
   SUBCASE("forward=true lets endpoints forward") {
-    CHECK(load(edges + ",endpoints=leaves,forward=true")->network().endpoints_forward());
-    CHECK_FALSE(load(edges + ",endpoints=leaves")->network().endpoints_forward());
+    CHECK(test::build_topology(edges + ",endpoints=leaves,forward=true")->network().endpoints_forward());
+    CHECK_FALSE(test::build_topology(edges + ",endpoints=leaves")->network().endpoints_forward());
   }
   SUBCASE("attribute on a Pajek file, which has no kind") {
     const std::string msg = error_of("graph:file=" + kFixtures + "small.net,endpoints=attribute");
@@ -167,8 +143,8 @@ TEST_CASE("graph: endpoint rules for igraph formats") {
     CHECK(msg.find("kind") != std::string::npos);
   }
   SUBCASE("format given explicitly overrides the extension") {
-    TempFile f("edges.dat", "0 1\n1 2\n");
-    CHECK(load("graph:file=" + f.path() + ",format=edgelist")->network().num_endpoints() == 3);
+    test::TempFile f("edges.dat", "0 1\n1 2\n");
+    CHECK(test::build_topology("graph:file=" + f.path() + ",format=edgelist")->network().num_endpoints() == 3);
     const std::string msg = error_of("graph:file=" + f.path());
     CHECK(msg.find("edges.dat") != std::string::npos);
     CHECK(msg.find("format=") != std::string::npos);
@@ -184,8 +160,8 @@ TEST_CASE("graph: GraphML export of a torus reads back as the same network") {
       topo::TorusTopology torus({4, 3, 2}, true, c, defaults);
       std::ostringstream out;
       topo::write_graphml(torus.network(), out);
-      TempFile f("torus.graphml", out.str());
-      const auto topology_back = load("graph:file=" + f.path());
+      test::TempFile f("torus.graphml", out.str());
+      const auto topology_back = test::build_topology("graph:file=" + f.path());
       const Network& back = topology_back->network();
       const Network& net = torus.network();
       CHECK(back.num_endpoints() == net.num_endpoints());
@@ -240,7 +216,7 @@ TEST_CASE("graph: malformed interflow files name the file and line and what was 
   };
   for (const Case& c : cases) {
     SUBCASE(c.name) {
-      TempFile f("bad.ifg", c.content);
+      test::TempFile f("bad.ifg", c.content);
       const std::string msg = error_of("graph:file=" + f.path());
       INFO(msg);
       CHECK(msg.find(f.path() + ":" + std::to_string(c.line) + ": ") == 0);
@@ -288,7 +264,7 @@ TEST_CASE("graph: malformed igraph files and bad parameters are InputErrors nami
   };
   for (const Case& c : cases) {
     SUBCASE(c.name) {
-      TempFile f(c.file, c.content);
+      test::TempFile f(c.file, c.content);
       const std::string msg = error_of("graph:file=" + f.path());
       INFO(msg);
       CHECK(msg.find(f.path() + ": ") == 0);

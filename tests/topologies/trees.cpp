@@ -8,18 +8,13 @@
 
 #include "engine/analysis.hpp"
 #include "engine/error.hpp"
+#include "tests/support/test_support.hpp"
 #include "topologies/registry.hpp"
 #include "topologies/tree.hpp"
 
 using namespace interflow;
 
 namespace {
-
-std::unique_ptr<Topology> make_tree(const std::string& spec) {
-  topo::TopologyRegistry registry("topology");
-  topo::register_builtin(registry);
-  return registry.create(Spec::parse(spec, "--topology"), LinkDefaults{});
-}
 
 struct TreeShape {
   std::uint64_t k, kp, n;
@@ -72,7 +67,7 @@ const std::vector<TreeShape> kShapes = {{2, 2, 1}, {5, 5, 1}, {2, 2, 4}, {3, 3, 
 TEST_CASE("tree topology: endpoint switch cable and link counts match the closed forms") {
   for (const auto& s : kShapes) {
     CAPTURE(spec_of(s));
-    auto topology = make_tree(spec_of(s));
+    auto topology = test::build_topology(spec_of(s));
     const Network& net = topology->network();
     const std::uint64_t endpoints = power(s.k, s.n);
     CHECK(net.num_endpoints() == endpoints);
@@ -106,7 +101,7 @@ TEST_CASE("tree topology: endpoint switch cable and link counts match the closed
 TEST_CASE("tree topology: every switch has down ports 0..k-1 then up ports k..k+k'-1 to the labelled neighbours") {
   for (const auto& s : kShapes) {
     CAPTURE(spec_of(s));
-    auto topology = make_tree(spec_of(s));
+    auto topology = test::build_topology(spec_of(s));
     const auto& tree = dynamic_cast<const topo::TreeTopology&>(*topology);
     const Network& net = tree.network();
     for (EndpointId e = 0; e < net.num_endpoints(); ++e) {
@@ -161,7 +156,7 @@ TEST_CASE("tree topology: every switch has down ports 0..k-1 then up ports k..k+
 TEST_CASE("tree topology: the diameter is 2n links and the mean distance matches the leaf-digit count") {
   for (const auto& s : kShapes) {
     CAPTURE(spec_of(s));
-    auto topology = make_tree(spec_of(s));
+    auto topology = test::build_topology(spec_of(s));
     const DistanceReport report = DistanceAnalysis().run(topology->network());
     REQUIRE(report.exact);
     CHECK(report.diameter_links == 2 * s.n);
@@ -189,14 +184,14 @@ TEST_CASE("tree topology: the reported bisection is the top-level cut between th
     return -1.0;
   };
   SUBCASE("fattree: floor(k^n / 2)") {
-    CHECK(fact_value(*make_tree("fattree:k=4,n=3"), "bisection_cables") == 32);
-    CHECK(fact_value(*make_tree("fattree:k=3,n=3"), "bisection_cables") == 13);
-    CHECK(fact_value(*make_tree("fattree:k=2,n=1"), "bisection_cables") == 1);
+    CHECK(fact_value(*test::build_topology("fattree:k=4,n=3"), "bisection_cables") == 32);
+    CHECK(fact_value(*test::build_topology("fattree:k=3,n=3"), "bisection_cables") == 13);
+    CHECK(fact_value(*test::build_topology("fattree:k=2,n=1"), "bisection_cables") == 1);
   }
   SUBCASE("thintree: counted cut equals (k/2) k'^(n-1)") {
     for (const TreeShape s : {TreeShape{4, 2, 3}, TreeShape{6, 4, 2}, TreeShape{4, 1, 3}, TreeShape{4, 4, 3}}) {
       CAPTURE(spec_of(s));
-      auto topology = make_tree(spec_of(s));
+      auto topology = test::build_topology(spec_of(s));
       const auto& tree = dynamic_cast<const topo::TreeTopology&>(*topology);
       const Network& net = tree.network();
       // Side of a vertex: its subtree's top endpoint digit (label digit n-2 below the top).
@@ -223,14 +218,14 @@ TEST_CASE("tree topology: the reported bisection is the top-level cut between th
     }
   }
   SUBCASE("thintree with odd k reports no bisection") {
-    CHECK(fact_value(*make_tree("thintree:k=3,kp=2,n=3"), "bisection_cables") == -1.0);
+    CHECK(fact_value(*test::build_topology("thintree:k=3,kp=2,n=3"), "bisection_cables") == -1.0);
   }
 }
 
 TEST_CASE("tree topology: bad parameters and impossible sizes are input errors naming the topology") {
   auto message = [](const std::string& spec) -> std::string {
     try {
-      make_tree(spec);
+      test::build_topology(spec);
     } catch (const InputError& e) {
       return e.what();
     }
@@ -255,7 +250,7 @@ TEST_CASE("tree topology: bad parameters and impossible sizes are input errors n
 }
 
 TEST_CASE("tree topology: a 64k-endpoint fat tree has the closed-form counts") {
-  auto topology = make_tree("fattree:k=16,n=4");
+  auto topology = test::build_topology("fattree:k=16,n=4");
   const Network& net = topology->network();
   CHECK(net.num_endpoints() == 65536);
   CHECK(net.num_switches() == 4 * 4096);
