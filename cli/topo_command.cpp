@@ -6,6 +6,7 @@
 #include "cli/commands.hpp"
 #include "cli/json.hpp"
 #include "engine/analysis.hpp"
+#include "engine/system.hpp"
 #include "topologies/export.hpp"
 
 namespace interflow::cli {
@@ -20,6 +21,7 @@ Action add_topo_command(CLI::App& app, const Plugins& plugins) {
     std::string export_file;
     std::string export_format = "graphml";
     bool json = false;
+    bool no_distances = false;
     LinkDefaults links;
   };
   auto o = std::make_shared<Options>();
@@ -36,10 +38,14 @@ Action add_topo_command(CLI::App& app, const Plugins& plugins) {
   cmd->add_option("--endpoint-gbps", o->links.endpoint_gbps, "capacity of endpoint links")->capture_default_str();
   cmd->add_option("--switch-gbps", o->links.switch_gbps, "capacity of switch links")->capture_default_str();
   cmd->add_flag("--json", o->json, "print the description as JSON");
+  cmd->add_flag("--no-distances", o->no_distances,
+                "skip the diameter and mean distance (for timing the build of very large networks)");
   return [&plugins, o]() {
     const Spec spec = Spec::parse(o->spec, "topology");
     const ParamSet params = plugins.topologies.validate(spec);
+    const Stopwatch clock;
     auto topology = plugins.topologies.create(spec, o->links);
+    const double build_seconds = clock.seconds();
     const Network& net = topology->network();
     std::uint32_t sw_min = 0, sw_max = 0, ep_min = 0, ep_max = 0;
     bool sw_seen = false, ep_seen = false;
@@ -54,10 +60,13 @@ Action add_topo_command(CLI::App& app, const Plugins& plugins) {
         ep_min = ep_seen ? std::min(ep_min, d) : d;
         ep_max = std::max(ep_max, d);
         ep_seen = true;
-        endpoint_cables += d;
+        // Cables touching an endpoint, each once (server-to-server cables from their lower end).
+        for (LinkId l = net.out_begin(v); l < net.out_end(v); ++l)
+          endpoint_cables += net.kind(net.target(l)) == VertexKind::Switch || net.target(l) > v;
       }
     }
-    const DistanceReport dist = DistanceAnalysis(o->work_limit, o->samples, o->seed).run(net);
+    const DistanceReport dist =
+        o->no_distances ? DistanceReport{} : DistanceAnalysis(o->work_limit, o->samples, o->seed).run(net);
     if (!o->export_file.empty()) {
       std::ofstream out(o->export_file);
       if (!out) throw InputError("--export: cannot write '" + o->export_file + "'");
@@ -83,11 +92,16 @@ Action add_topo_command(CLI::App& app, const Plugins& plugins) {
       j.field("direct", net.direct());
       j.field("switch_radix_min", sw_min);
       j.field("switch_radix_max", sw_max);
-      j.field("diameter_links", dist.diameter_links);
-      j.field("mean_distance_links", dist.mean_links);
-      j.field("distances_exact", dist.exact);
-      j.field("distance_sources", dist.sources);
-      j.field("disconnected_pairs", dist.disconnected_pairs);
+      j.field("distances_computed", !o->no_distances);
+      if (!o->no_distances) {
+        j.field("diameter_links", dist.diameter_links);
+        j.field("mean_distance_links", dist.mean_links);
+        j.field("distances_exact", dist.exact);
+        j.field("distance_sources", dist.sources);
+        j.field("disconnected_pairs", dist.disconnected_pairs);
+      }
+      j.field("build_seconds", build_seconds);
+      j.field("peak_rss_bytes", peak_rss_bytes());
       j.key("facts").begin_object();
       for (const auto& f : topology->facts()) j.field(f.key, f.value);
       j.end_object();
@@ -103,10 +117,16 @@ Action add_topo_command(CLI::App& app, const Plugins& plugins) {
               << "\n  directed links       " << net.num_links() << "\n  switch radix         " << sw_min << ".."
               << sw_max << "\n";
     if (ep_seen) std::cout << "  endpoint degree      " << ep_min << ".." << ep_max << "\n";
-    std::cout << "  diameter             " << dist.diameter_links << " links" << (dist.exact ? "" : " (sampled)")
-              << "\n  mean distance        " << dist.mean_links << " links"
-              << (dist.exact ? " (exact)" : " (sampled from " + std::to_string(dist.sources) + " sources)") << "\n";
+    if (o->no_distances) {
+      std::cout << "  distances            not computed (--no-distances)\n";
+    } else {
+      std::cout << "  diameter             " << dist.diameter_links << " links" << (dist.exact ? "" : " (sampled)")
+                << "\n  mean distance        " << dist.mean_links << " links"
+                << (dist.exact ? " (exact)" : " (sampled from " + std::to_string(dist.sources) + " sources)") << "\n";
+    }
     if (dist.disconnected_pairs) std::cout << "  disconnected pairs   " << dist.disconnected_pairs << "\n";
+    std::cout << "  build time           " << build_seconds << " s, peak memory "
+              << static_cast<double>(peak_rss_bytes()) / (1024.0 * 1024.0) << " MiB\n";
     for (const auto& f : topology->facts())
       std::cout << "  " << f.key << std::string(f.key.size() < 21 ? 21 - f.key.size() : 1, ' ') << f.value << "  ("
                 << f.meaning << ")\n";

@@ -11,6 +11,7 @@
 namespace interflow {
 
 struct FailureSpec {
+  // Network: cables between two switches (any cable when endpoints forward); All: every cable.
   enum class Scope { Network, All };
   double fraction = 0;     // of the cables in scope, when count < 0
   std::int64_t count = 0;  // absolute number of cables; < 0 means use `fraction`

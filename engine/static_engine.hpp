@@ -68,6 +68,9 @@ struct StaticResult {
 class StaticEngine {
  public:
   StaticEngine(const Network& net, const Routing& routing) : net_(net), routing_(routing) {}
+  // The engine keeps references: a temporary network or routing would dangle.
+  StaticEngine(const Network&&, const Routing&) = delete;
+  StaticEngine(const Network&, const Routing&&) = delete;
   StaticResult run(const FlowSet& flows, const StaticOptions& options) const;
 
  private:

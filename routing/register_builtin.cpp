@@ -6,6 +6,16 @@ void register_builtin(RoutingRegistry& registry) {
   register_dor(registry);
   register_bfs(registry);
   register_tree_routing(registry);
+  register_xgft_routing(registry);
+  register_hyperx_routing(registry);
+  register_bcube_routing(registry);
+  register_dcell_routing(registry);
+  register_ficonn_routing(registry);
+  register_megafly_routing(registry);
+  register_slimfly_routing(registry);
+  register_dragonfly_routing(registry);
+  register_hcn_routing(registry);
+  register_dpillar_routing(registry);
 }
 
 }  // namespace interflow::routing

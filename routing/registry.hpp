@@ -15,6 +15,16 @@ void register_builtin(RoutingRegistry& registry);
 void register_dor(RoutingRegistry& registry);
 void register_bfs(RoutingRegistry& registry);
 void register_tree_routing(RoutingRegistry& registry);
+void register_xgft_routing(RoutingRegistry& registry);
+void register_hyperx_routing(RoutingRegistry& registry);
+void register_bcube_routing(RoutingRegistry& registry);
+void register_dcell_routing(RoutingRegistry& registry);
+void register_ficonn_routing(RoutingRegistry& registry);
+void register_megafly_routing(RoutingRegistry& registry);
+void register_slimfly_routing(RoutingRegistry& registry);
+void register_dragonfly_routing(RoutingRegistry& registry);
+void register_hcn_routing(RoutingRegistry& registry);
+void register_dpillar_routing(RoutingRegistry& registry);
 
 // Casts the topology to the family a routing needs, or throws an InputError naming both.
 template <class Family>

@@ -16,5 +16,16 @@ void register_builtin(TopologyRegistry& registry);
 void register_torus(TopologyRegistry& registry);
 void register_graph_file(TopologyRegistry& registry);
 void register_trees(TopologyRegistry& registry);
+void register_jellyfish(TopologyRegistry& registry);
+void register_xgft(TopologyRegistry& registry);
+void register_hyperx(TopologyRegistry& registry);
+void register_bcube(TopologyRegistry& registry);
+void register_dcell(TopologyRegistry& registry);
+void register_ficonn(TopologyRegistry& registry);
+void register_dragonfly(TopologyRegistry& registry);
+void register_megafly(TopologyRegistry& registry);
+void register_slimfly(TopologyRegistry& registry);
+void register_hcn(TopologyRegistry& registry);
+void register_dpillar(TopologyRegistry& registry);
 
 }  // namespace interflow::topo
