@@ -33,20 +33,6 @@ FlowSet flows_of(std::initializer_list<std::pair<EndpointId, EndpointId>> pairs)
   return flows;
 }
 
-FlowSet all_pairs(std::uint32_t n) {
-  FlowSet flows;
-  for (EndpointId s = 0; s < n; ++s)
-    for (EndpointId d = 0; d < n; ++d)
-      if (s != d) flows.add(s, d);
-  return flows;
-}
-
-PathTable route(const Routing& routing, const Network& net, const FlowSet& flows, std::uint64_t seed = 1) {
-  RouteContext ctx;
-  ctx.seed = seed;
-  return routing.route_all(net, flows, ctx);
-}
-
 // Every routed flow has one path of weight 1 from its source's vertex to its destination's vertex
 // over links that are up.
 void check_paths_valid(const Network& net, const FlowSet& flows, const PathTable& paths) {
@@ -173,8 +159,8 @@ TEST_CASE("bfs: path lengths equal igraph's distances") {
     const topo::TorusTopology any({2}, false, 0, {});  // bfs only looks at the network
     for (std::uint32_t edges : {45u, 90u}) {
       const Network net = random_direct_network(40, edges, 7);
-      const FlowSet flows = all_pairs(net.num_endpoints());
-      const PathTable paths = route(*test::build_routing("bfs", any), net, flows);
+      const FlowSet flows = test::all_pairs(net.num_endpoints());
+      const PathTable paths = test::route(*test::build_routing("bfs", any), net, flows);
       check_paths_valid(net, flows, paths);
       const std::size_t unroutable = check_lengths_match_igraph(net, flows, paths);
       if (edges == 45) CHECK(unroutable > 0);  // 45 random edges cannot connect 40 vertices well
@@ -183,19 +169,19 @@ TEST_CASE("bfs: path lengths equal igraph's distances") {
   SUBCASE("torus, also equal to DOR's lengths") {
     const topo::TorusTopology torus({5, 4, 3}, true, 0, {});
     const Network& net = torus.network();
-    const FlowSet flows = all_pairs(net.num_endpoints());
-    const PathTable paths = route(*test::build_routing("bfs", torus), net, flows);
+    const FlowSet flows = test::all_pairs(net.num_endpoints());
+    const PathTable paths = test::route(*test::build_routing("bfs", torus), net, flows);
     check_paths_valid(net, flows, paths);
     CHECK(check_lengths_match_igraph(net, flows, paths) == 0);
-    const PathTable dor = route(*test::build_routing("dor", torus), net, flows);
+    const PathTable dor = test::route(*test::build_routing("dor", torus), net, flows);
     for (FlowId f = 0; f < flows.size(); ++f)
       CHECK(paths.links(paths.first_var(f)).size() == dor.links(dor.first_var(f)).size());
   }
   SUBCASE("torus with endpoints on their own links") {
     const topo::TorusTopology torus({4, 3}, true, 2, {});
     const Network& net = torus.network();
-    const FlowSet flows = all_pairs(net.num_endpoints());
-    const PathTable paths = route(*test::build_routing("bfs", torus), net, flows);
+    const FlowSet flows = test::all_pairs(net.num_endpoints());
+    const PathTable paths = test::route(*test::build_routing("bfs", torus), net, flows);
     check_paths_valid(net, flows, paths);
     CHECK(check_lengths_match_igraph(net, flows, paths) == 0);
   }
@@ -212,8 +198,8 @@ TEST_CASE("bfs: failed links are avoided and disconnected flows are unroutable")
   FailureSpec spec;
   spec.count = 15;
   apply_failures(net, spec, 3);
-  const FlowSet flows = all_pairs(net.num_endpoints());
-  const PathTable paths = route(*test::build_routing("bfs", torus), net, flows);
+  const FlowSet flows = test::all_pairs(net.num_endpoints());
+  const PathTable paths = test::route(*test::build_routing("bfs", torus), net, flows);
   check_paths_valid(net, flows, paths);
   const std::size_t unroutable = check_lengths_match_igraph(net, flows, paths);
   CHECK(unroutable >= 2 * 35);  // every flow from or to router 7
@@ -232,7 +218,7 @@ TEST_CASE("bfs: endpoints relay traffic only when the network lets them forward"
   const FlowSet flows = flows_of({{1, 2}, {2, 2}});
   for (bool forward : {false, true}) {
     const auto t = test::build_topology("graph:file=" + file.path() + ",forward=" + (forward ? "true" : "false"));
-    const PathTable paths = route(*test::build_routing("bfs", *t), t->network(), flows);
+    const PathTable paths = test::route(*test::build_routing("bfs", *t), t->network(), flows);
     check_paths_valid(t->network(), flows, paths);
     REQUIRE(paths.routed(0));
     CHECK(paths.links(paths.first_var(0)).size() == (forward ? 4u : 5u));
@@ -249,7 +235,7 @@ TEST_CASE("bfs: tie rules") {
   const Network& net = t->network();
   const FlowSet flows = flows_of({{0, 1}});
   SUBCASE("lowest takes the lowest port") {
-    const PathTable paths = route(*test::build_routing("bfs:tie=lowest", *t), net, flows);
+    const PathTable paths = test::route(*test::build_routing("bfs:tie=lowest", *t), net, flows);
     REQUIRE(paths.routed(0));
     CHECK(net.target(paths.links(0)[0]) == 2);
   }
@@ -257,7 +243,7 @@ TEST_CASE("bfs: tie rules") {
     const auto bfs = test::build_routing("bfs:tie=random", *t);
     int via_s2 = 0;
     for (std::uint64_t seed = 1; seed <= 64; ++seed) {
-      const PathTable paths = route(*bfs, net, flows, seed);
+      const PathTable paths = test::route(*bfs, net, flows, seed);
       REQUIRE(paths.links(0).size() == 2);
       via_s2 += net.target(paths.links(0)[0]) == 2;
     }
@@ -269,11 +255,11 @@ TEST_CASE("bfs: tie rules") {
 TEST_CASE("bfs: tie=random is reproducible for the same seed") {
   const topo::TorusTopology torus({6, 6}, true, 0, {});
   const Network& net = torus.network();
-  const FlowSet flows = all_pairs(net.num_endpoints());
+  const FlowSet flows = test::all_pairs(net.num_endpoints());
   const auto bfs = test::build_routing("bfs:tie=random", torus);
-  const PathTable a = route(*bfs, net, flows, 11);
-  const PathTable b = route(*bfs, net, flows, 11);
-  const PathTable c = route(*bfs, net, flows, 12);
+  const PathTable a = test::route(*bfs, net, flows, 11);
+  const PathTable b = test::route(*bfs, net, flows, 11);
+  const PathTable c = test::route(*bfs, net, flows, 12);
   CHECK(same_table(a, b));
   CHECK_FALSE(same_table(a, c));
   check_paths_valid(net, flows, a);
@@ -283,18 +269,18 @@ TEST_CASE("bfs: tie=random is reproducible for the same seed") {
 TEST_CASE("bfs: the path table does not depend on the thread count") {
   const topo::TorusTopology torus({10, 10}, true, 0, {});
   const Network& net = torus.network();
-  const FlowSet flows = all_pairs(net.num_endpoints());  // 9900 flows: several chunks
+  const FlowSet flows = test::all_pairs(net.num_endpoints());  // 9900 flows: several chunks
   for (const char* spec : {"bfs", "bfs:tie=random"}) {
     SUBCASE(spec) {
       const auto bfs = test::build_routing(spec, torus);
       PathTable one, two;
       {
         tbb::global_control limit(tbb::global_control::max_allowed_parallelism, 1);
-        one = route(*bfs, net, flows, 5);
+        one = test::route(*bfs, net, flows, 5);
       }
       {
         tbb::global_control limit(tbb::global_control::max_allowed_parallelism, 2);
-        two = route(*bfs, net, flows, 5);
+        two = test::route(*bfs, net, flows, 5);
       }
       CHECK(same_table(one, two));
       CHECK(one.num_vars() == flows.size());

@@ -21,25 +21,11 @@ using namespace interflow;
 
 namespace {
 
-FlowSet all_pairs(std::uint32_t n) {
-  FlowSet flows;
-  for (EndpointId s = 0; s < n; ++s)
-    for (EndpointId d = 0; d < n; ++d)
-      if (s != d) flows.add(s, d);
-  return flows;
-}
-
 // Every endpoint of group i sends to the endpoint in the same place of group i+1 (mod g).
 FlowSet group_shift(std::uint32_t endpoints, std::uint32_t per_group) {
   FlowSet flows;
   for (EndpointId s = 0; s < endpoints; ++s) flows.add(s, (s + per_group) % endpoints);
   return flows;
-}
-
-PathTable route(const Routing& routing, const Network& net, const FlowSet& flows, std::uint64_t seed = 1) {
-  RouteContext ctx;
-  ctx.seed = seed;
-  return routing.route_all(net, flows, ctx);
 }
 
 std::vector<LinkId> path_of(const PathTable& paths, FlowId f) {
@@ -100,8 +86,8 @@ TEST_CASE("dragonfly routing: minimal paths are l-g-l walks of the shortest such
       auto topology = test::build_topology(spec);
       const auto& df = dynamic_cast<const topo::DragonflyTopology&>(*topology);
       const Network& net = df.network();
-      const FlowSet flows = all_pairs(net.num_endpoints());
-      const PathTable paths = route(*test::build_routing(routing_spec, *topology), net, flows);
+      const FlowSet flows = test::all_pairs(net.num_endpoints());
+      const PathTable paths = test::route(*test::build_routing(routing_spec, *topology), net, flows);
       for (FlowId f = 0; f < flows.size(); ++f) {
         REQUIRE(paths.end_var(f) - paths.first_var(f) == 1);
         CHECK(paths.split(paths.first_var(f)) == 1.0);
@@ -128,9 +114,9 @@ TEST_CASE(
       auto topology = test::build_topology(spec);
       const auto& df = dynamic_cast<const topo::DragonflyTopology&>(*topology);
       const Network& net = df.network();
-      const FlowSet flows = all_pairs(net.num_endpoints());
-      const PathTable paths = route(*test::build_routing(routing_spec, *topology), net, flows, 3);
-      const PathTable minimal = route(*test::build_routing("dfmin", *topology), net, flows, 3);
+      const FlowSet flows = test::all_pairs(net.num_endpoints());
+      const PathTable paths = test::route(*test::build_routing(routing_spec, *topology), net, flows, 3);
+      const PathTable minimal = test::route(*test::build_routing("dfmin", *topology), net, flows, 3);
       std::set<std::uint32_t> intermediates_of_flow0_group;
       for (FlowId f = 0; f < flows.size(); ++f) {
         REQUIRE(paths.routed(f));
@@ -161,10 +147,10 @@ TEST_CASE("dragonfly routing: UGAL takes each flow's minimal or Valiant path") {
     auto topology = test::build_topology(spec);
     const auto& df = dynamic_cast<const topo::DragonflyTopology&>(*topology);
     const Network& net = df.network();
-    const FlowSet flows = all_pairs(net.num_endpoints());
-    const PathTable ugal = route(*test::build_routing("dfugal", *topology), net, flows, 9);
-    const PathTable minimal = route(*test::build_routing("dfmin", *topology), net, flows, 9);
-    const PathTable valiant = route(*test::build_routing("dfvaliant", *topology), net, flows, 9);
+    const FlowSet flows = test::all_pairs(net.num_endpoints());
+    const PathTable ugal = test::route(*test::build_routing("dfugal", *topology), net, flows, 9);
+    const PathTable minimal = test::route(*test::build_routing("dfmin", *topology), net, flows, 9);
+    const PathTable valiant = test::route(*test::build_routing("dfvaliant", *topology), net, flows, 9);
     std::size_t detours = 0;
     for (FlowId f = 0; f < flows.size(); ++f) {
       REQUIRE(ugal.routed(f));
@@ -211,12 +197,12 @@ TEST_CASE("dragonfly routing: UGAL beats minimal routing under the adversarial g
 TEST_CASE("dragonfly routing: random ties and Valiant draws are reproducible for a seed and change with it") {
   auto topology = test::build_topology("dragonfly:a=4,p=1,h=2,g=5,arrangement=relative");  // k = 2
   const Network& net = topology->network();
-  const FlowSet flows = all_pairs(net.num_endpoints());
+  const FlowSet flows = test::all_pairs(net.num_endpoints());
   for (const std::string routing_spec : {"dfmin:tie=random", "dfvaliant"}) {
     CAPTURE(routing_spec);
     auto routing = test::build_routing(routing_spec, *topology);
     auto links = [&](std::uint64_t seed) {
-      const PathTable p = route(*routing, net, flows, seed);
+      const PathTable p = test::route(*routing, net, flows, seed);
       return std::vector<LinkId>(p.all_links().begin(), p.all_links().end());
     };
     CHECK(links(4) == links(4));
@@ -246,7 +232,7 @@ TEST_CASE("dragonfly routing: failed links make minimal flows unroutable and UGA
   flows.add(0, 1);
   for (const std::string routing_spec : {"dfmin", "dfugal", "dfvaliant"}) {
     CAPTURE(routing_spec);
-    const PathTable paths = route(*test::build_routing(routing_spec, *topology), net, flows);
+    const PathTable paths = test::route(*test::build_routing(routing_spec, *topology), net, flows);
     CHECK(paths.routed(1));
     if (routing_spec == "dfmin") {
       CHECK_FALSE(paths.routed(0));

@@ -18,14 +18,6 @@ using namespace interflow;
 
 namespace {
 
-FlowSet all_pairs(std::uint32_t n) {
-  FlowSet flows;
-  for (EndpointId s = 0; s < n; ++s)
-    for (EndpointId d = 0; d < n; ++d)
-      if (s != d) flows.add(s, d);
-  return flows;
-}
-
 // Every flow has one path of split 1 from its source's vertex to its destination's over consecutive
 // links; returns the lengths in links.
 std::vector<std::uint32_t> check_walks(const Network& net, const FlowSet& flows, const PathTable& paths) {
@@ -75,7 +67,7 @@ TEST_CASE("hcn routing: every pair routed on valid walks of at most 3 * 2^h - 1 
     auto t = test::build_topology(spec);
     const auto& hcn = dynamic_cast<const topo::HcnTopology&>(*t);
     const Network& net = t->network();
-    const FlowSet flows = all_pairs(net.num_endpoints());
+    const FlowSet flows = test::all_pairs(net.num_endpoints());
     const PathTable paths = test::build_routing("hcn", *t)->route_all(net, flows, RouteContext{});
     const auto lengths = check_walks(net, flows, paths);
     const std::uint32_t bound = hcn.fdim_bound_links(hcn.h());
@@ -87,14 +79,14 @@ TEST_CASE("hcn routing: every pair routed on valid walks of at most 3 * 2^h - 1 
 }
 
 TEST_CASE("bcn routing: every pair routed within 3 * 2^gamma + 3 * 2^h - 1 links") {
-  for (const std::string spec : {"bcn:alpha=2,beta=1,h=1,gamma=1", "bcn:alpha=2,beta=2,h=1,gamma=0",
-                                 "bcn:alpha=3,beta=1,h=1,gamma=1", "bcn:alpha=2,beta=2,h=2,gamma=1",
-                                 "bcn:alpha=2,beta=1,h=2,gamma=2"}) {
+  for (const std::string spec :
+       {"bcn:alpha=2,beta=1,h=1,gamma=1", "bcn:alpha=2,beta=2,h=1,gamma=0", "bcn:alpha=3,beta=1,h=1,gamma=1",
+        "bcn:alpha=2,beta=2,h=2,gamma=1", "bcn:alpha=2,beta=1,h=2,gamma=2"}) {
     CAPTURE(spec);
     auto t = test::build_topology(spec);
     const auto& bcn = dynamic_cast<const topo::HcnTopology&>(*t);
     const Network& net = t->network();
-    const FlowSet flows = all_pairs(net.num_endpoints());
+    const FlowSet flows = test::all_pairs(net.num_endpoints());
     const PathTable paths = test::build_routing("bcn", *t)->route_all(net, flows, RouteContext{});
     const auto lengths = check_walks(net, flows, paths);
     const std::uint32_t bound = bcn.fdim_bound_links(bcn.gamma()) + 1 + bcn.fdim_bound_links(bcn.h());
@@ -159,7 +151,7 @@ TEST_CASE("dpillar routing: routings refuse other families and drop flows crossi
     Network& net = t->network();
     const std::string routing = t->default_routing();
     CAPTURE(routing);
-    const FlowSet flows = all_pairs(net.num_endpoints());
+    const FlowSet flows = test::all_pairs(net.num_endpoints());
     const PathTable before = test::build_routing(routing, *t)->route_all(net, flows, {});
     const LinkId cut = before.links(before.first_var(static_cast<FlowId>(flows.size() - 1))).front();
     net.set_up(cut, false);

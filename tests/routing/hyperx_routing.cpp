@@ -15,14 +15,6 @@ using namespace interflow;
 
 namespace {
 
-FlowSet all_pairs(std::uint32_t n) {
-  FlowSet flows;
-  for (EndpointId s = 0; s < n; ++s)
-    for (EndpointId d = 0; d < n; ++d)
-      if (s != d) flows.add(s, d);
-  return flows;
-}
-
 // Coordinates in which the routers of two endpoints differ, from the spec's sizes.
 std::uint32_t hamming(const std::vector<std::uint32_t>& dims, std::uint32_t a, std::uint32_t b) {
   std::uint32_t differing = 0;
@@ -44,7 +36,7 @@ TEST_CASE("hyperx routing: every pair gets a minimal valid walk of differing coo
     auto topology = test::build_topology(spec);
     const auto& hx = dynamic_cast<const topo::HyperXTopology&>(*topology);
     const Network& net = hx.network();
-    const FlowSet flows = all_pairs(net.num_endpoints());
+    const FlowSet flows = test::all_pairs(net.num_endpoints());
     for (const std::string routing_spec : {"hxdor", "hxminadaptive"}) {
       CAPTURE(spec);
       CAPTURE(routing_spec);

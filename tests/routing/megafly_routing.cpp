@@ -16,14 +16,6 @@ using namespace interflow;
 
 namespace {
 
-FlowSet all_pairs(std::uint32_t n) {
-  FlowSet flows;
-  for (EndpointId s = 0; s < n; ++s)
-    for (EndpointId d = 0; d < n; ++d)
-      if (s != d) flows.add(s, d);
-  return flows;
-}
-
 // Every endpoint sends to the endpoint at the same place in the next group: all of a group's
 // traffic wants the m global links to one other group.
 FlowSet group_shift(const topo::MegaflyTopology& mf) {
@@ -31,12 +23,6 @@ FlowSet group_shift(const topo::MegaflyTopology& mf) {
   const std::uint32_t per_group = mf.leaves() * mf.endpoints_per_leaf();
   for (EndpointId s = 0; s < mf.num_endpoints(); ++s) flows.add(s, (s + per_group) % mf.num_endpoints());
   return flows;
-}
-
-PathTable route(const Routing& routing, const Network& net, const FlowSet& flows, std::uint64_t seed = 1) {
-  RouteContext ctx;
-  ctx.seed = seed;
-  return routing.route_all(net, flows, ctx);
 }
 
 std::vector<LinkId> links_of(const PathTable& paths) { return {paths.all_links().begin(), paths.all_links().end()}; }
@@ -67,11 +53,11 @@ TEST_CASE("megafly routing: every pair gets one valid walk within the length bou
     auto topology = test::build_topology(topo_spec);
     const auto& mf = dynamic_cast<const topo::MegaflyTopology&>(*topology);
     const Network& net = mf.network();
-    const FlowSet flows = all_pairs(net.num_endpoints());
+    const FlowSet flows = test::all_pairs(net.num_endpoints());
     for (const auto& routing_spec : kRoutings) {
       CAPTURE(topo_spec);
       CAPTURE(routing_spec);
-      const PathTable paths = route(*test::build_routing(routing_spec, *topology), net, flows);
+      const PathTable paths = test::route(*test::build_routing(routing_spec, *topology), net, flows);
       REQUIRE(paths.num_flows() == flows.size());
       const bool minimal = routing_spec.rfind("mfmin", 0) == 0;
       for (FlowId f = 0; f < flows.size(); ++f) {
@@ -102,8 +88,8 @@ TEST_CASE("megafly routing: Valiant paths cross exactly one intermediate group")
   auto topology = test::build_topology("megafly:leaves=2,spines=2,p=2,h=2,g=5");
   const auto& mf = dynamic_cast<const topo::MegaflyTopology&>(*topology);
   const Network& net = mf.network();
-  const FlowSet flows = all_pairs(net.num_endpoints());
-  const PathTable paths = route(*test::build_routing("mfvaliant", *topology), net, flows, 3);
+  const FlowSet flows = test::all_pairs(net.num_endpoints());
+  const PathTable paths = test::route(*test::build_routing("mfvaliant", *topology), net, flows, 3);
   std::vector<std::uint32_t> via_count(mf.groups(), 0);
   for (FlowId f = 0; f < flows.size(); ++f) {
     const std::uint32_t a = mf.group_of(flows.src[f]), b = mf.group_of(flows.dst[f]);
@@ -129,7 +115,7 @@ TEST_CASE("megafly routing: mfmin spreads parallel global links by destination")
   REQUIRE(mf.links_per_pair() == 2);
   const Network& net = mf.network();
   const FlowSet flows = group_shift(mf);
-  const PathTable paths = route(*test::build_routing("mfmin", *topology), net, flows);
+  const PathTable paths = test::route(*test::build_routing("mfmin", *topology), net, flows);
   for (FlowId f = 0; f < flows.size(); ++f) {
     const auto links = paths.links(paths.first_var(f));
     const std::uint32_t a = mf.group_of(flows.src[f]), b = mf.group_of(flows.dst[f]);
@@ -150,28 +136,28 @@ TEST_CASE("megafly routing: mfugal beats minimal routing on an adversarial group
   CHECK(ugal.metrics.aggregate_nonrestricted_gbps > 1.5 * minimal.metrics.aggregate_nonrestricted_gbps);
   CHECK(ugal.metrics.rate_gbps.min > minimal.metrics.rate_gbps.min);
   // The first flow of each group has an empty minimal path: it stays minimal.
-  const PathTable paths = route(*test::build_routing("mfugal", *topology), net, flows);
+  const PathTable paths = test::route(*test::build_routing("mfugal", *topology), net, flows);
   CHECK(paths.links(paths.first_var(0)).size() == 5);
 }
 
 TEST_CASE("megafly routing: random choices follow the seed and not the thread count") {
   auto topology = test::build_topology("megafly:leaves=4,spines=4,p=4,h=2,g=9");
   const Network& net = topology->network();
-  const FlowSet flows = all_pairs(net.num_endpoints());  // 20 592 flows: several chunks
+  const FlowSet flows = test::all_pairs(net.num_endpoints());  // 20 592 flows: several chunks
   for (const char* spec : {"mfvaliant", "mfmin:parallel=random", "mfugal:parallel=random"}) {
     CAPTURE(spec);
     const auto routing = test::build_routing(spec, *topology);
     std::vector<LinkId> one, two;
     {
       tbb::global_control limit(tbb::global_control::max_allowed_parallelism, 1);
-      one = links_of(route(*routing, net, flows, 5));
+      one = links_of(test::route(*routing, net, flows, 5));
     }
     {
       tbb::global_control limit(tbb::global_control::max_allowed_parallelism, 2);
-      two = links_of(route(*routing, net, flows, 5));
+      two = links_of(test::route(*routing, net, flows, 5));
     }
     CHECK(one == two);
-    CHECK(one != links_of(route(*routing, net, flows, 6)));
+    CHECK(one != links_of(test::route(*routing, net, flows, 6)));
   }
 }
 
@@ -185,8 +171,8 @@ TEST_CASE("megafly routing: a failed global link makes mfmin drop its flows and 
   FlowSet flows;
   flows.add(0, 4);  // group 0 to group 1 (4 endpoints per group)
   flows.add(4, 0);
-  CHECK_FALSE(route(*test::build_routing("mfmin", *topology), net, flows).routed(0));
-  const PathTable ugal = route(*test::build_routing("mfugal", *topology), net, flows);
+  CHECK_FALSE(test::route(*test::build_routing("mfmin", *topology), net, flows).routed(0));
+  const PathTable ugal = test::route(*test::build_routing("mfugal", *topology), net, flows);
   CHECK(ugal.routed(0));
   CHECK(ugal.routed(1));
   CHECK(ugal.links(ugal.first_var(0)).size() >= 6);  // a detour

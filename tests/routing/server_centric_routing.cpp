@@ -18,17 +18,9 @@ using namespace interflow;
 
 namespace {
 
-FlowSet all_pairs(std::uint32_t n) {
-  FlowSet flows;
-  for (EndpointId s = 0; s < n; ++s)
-    for (EndpointId d = 0; d < n; ++d)
-      if (s != d) flows.add(s, d);
-  return flows;
-}
-
 // Every pair up to 400 servers; beyond, every destination from each 127th source (keeps Debug fast).
 FlowSet pairs_to_check(std::uint32_t n) {
-  if (n <= 400) return all_pairs(n);
+  if (n <= 400) return test::all_pairs(n);
   FlowSet flows;
   for (EndpointId s = 0; s < n; s += 127)
     for (EndpointId d = 0; d < n; ++d)
@@ -184,7 +176,7 @@ TEST_CASE("server-centric routing: a failed link makes exactly the flows crossin
     auto topology = test::build_topology(spec(family, 4, 1));
     Network& net = topology->network();
     auto routing = test::build_routing(family, *topology);
-    const FlowSet flows = all_pairs(net.num_endpoints());
+    const FlowSet flows = test::all_pairs(net.num_endpoints());
     const PathTable before = routing->route_all(net, flows, RouteContext{});
     // Fail the cable on port 1 of server 0 (a level link in all three families).
     const LinkId failed = net.out_begin(0) + 1;
@@ -213,7 +205,7 @@ TEST_CASE("server-centric routing: the static engine routes every flow of an all
     CAPTURE(topology_spec);
     auto topology = test::build_topology(topology_spec);
     auto routing = test::build_routing(topology->default_routing(), *topology);
-    const FlowSet flows = all_pairs(topology->network().num_endpoints());
+    const FlowSet flows = test::all_pairs(topology->network().num_endpoints());
     const StaticResult result = StaticEngine(topology->network(), *routing).run(flows, StaticOptions{});
     CHECK(result.metrics.flows_routed == flows.size());
   }

@@ -16,20 +16,6 @@ using namespace interflow;
 
 namespace {
 
-FlowSet all_pairs(std::uint32_t n) {
-  FlowSet flows;
-  for (EndpointId s = 0; s < n; ++s)
-    for (EndpointId d = 0; d < n; ++d)
-      if (s != d) flows.add(s, d);
-  return flows;
-}
-
-PathTable route(const Routing& routing, const Network& net, const FlowSet& flows, std::uint64_t seed = 1) {
-  RouteContext ctx;
-  ctx.seed = seed;
-  return routing.route_all(net, flows, ctx);
-}
-
 // Every flow has one path of split 1 that walks from the source endpoint to the destination.
 // Counts the flows that do not (one CHECK per table keeps large all-pairs tests fast).
 void check_walks(const Network& net, const FlowSet& flows, const PathTable& paths, std::size_t max_links) {
@@ -60,8 +46,8 @@ static void check_minimal_all_pairs(std::initializer_list<std::uint32_t> orders)
     auto topology = test::build_topology(spec);
     const auto& sf = dynamic_cast<const topo::SlimFlyTopology&>(*topology);
     const Network& net = sf.network();
-    const FlowSet flows = all_pairs(net.num_endpoints());
-    const PathTable minimal = route(*test::build_routing("sfmin", *topology), net, flows);
+    const FlowSet flows = test::all_pairs(net.num_endpoints());
+    const PathTable minimal = test::route(*test::build_routing("sfmin", *topology), net, flows);
     check_walks(net, flows, minimal, 4);
     // One router link between adjacent routers, two otherwise (the graph has diameter 2).
     std::size_t wrong_length = 0;
@@ -74,7 +60,7 @@ static void check_minimal_all_pairs(std::initializer_list<std::uint32_t> orders)
     }
     CHECK(wrong_length == 0);
     if (q <= 7) {  // and the same lengths as breadth-first search finds
-      const PathTable bfs = route(*test::build_routing("bfs", *topology), net, flows);
+      const PathTable bfs = test::route(*test::build_routing("bfs", *topology), net, flows);
       std::size_t longer_than_bfs = 0;
       for (FlowId f = 0; f < flows.size(); ++f)
         longer_than_bfs += minimal.links(minimal.first_var(f)).size() == bfs.links(bfs.first_var(f)).size() ? 0 : 1;
@@ -97,8 +83,8 @@ TEST_CASE("slimfly routing: sfvaliant paths stay within 4 router hops and pass t
     auto topology = test::build_topology("slimfly:q=" + std::to_string(q) + ",p=1");
     const auto& sf = dynamic_cast<const topo::SlimFlyTopology&>(*topology);
     const Network& net = sf.network();
-    const FlowSet flows = all_pairs(net.num_endpoints());
-    const PathTable paths = route(*test::build_routing("sfvaliant", *topology), net, flows, 9);
+    const FlowSet flows = test::all_pairs(net.num_endpoints());
+    const PathTable paths = test::route(*test::build_routing("sfvaliant", *topology), net, flows, 9);
     check_walks(net, flows, paths, 6);
     // Detours are longer on average than minimal paths (mean > 3 router hops for diameter-2 graphs
     // when the intermediate is uniform), and sometimes exactly 4 router hops.
@@ -116,20 +102,20 @@ TEST_CASE("slimfly routing: sfvaliant paths stay within 4 router hops and pass t
 TEST_CASE("slimfly routing: Valiant follows the seed and not the thread count") {
   auto topology = test::build_topology("slimfly:q=7,p=2");
   const Network& net = topology->network();
-  const FlowSet flows = all_pairs(net.num_endpoints());  // 39 006 flows: several chunks
+  const FlowSet flows = test::all_pairs(net.num_endpoints());  // 39 006 flows: several chunks
   const auto routing = test::build_routing("sfvaliant", *topology);
   auto links_of = [](const PathTable& p) { return std::vector<LinkId>(p.all_links().begin(), p.all_links().end()); };
   std::vector<LinkId> one, two;
   {
     tbb::global_control limit(tbb::global_control::max_allowed_parallelism, 1);
-    one = links_of(route(*routing, net, flows, 5));
+    one = links_of(test::route(*routing, net, flows, 5));
   }
   {
     tbb::global_control limit(tbb::global_control::max_allowed_parallelism, 2);
-    two = links_of(route(*routing, net, flows, 5));
+    two = links_of(test::route(*routing, net, flows, 5));
   }
   CHECK(one == two);
-  CHECK(one != links_of(route(*routing, net, flows, 6)));
+  CHECK(one != links_of(test::route(*routing, net, flows, 6)));
 }
 
 TEST_CASE("slimfly routing: a flow over a failed link is unroutable and the routings refuse other topologies") {
@@ -142,7 +128,7 @@ TEST_CASE("slimfly routing: a flow over a failed link is unroutable and the rout
   net.set_up(net.reverse(cut), false);
   FlowSet flows;
   flows.add(r, t);  // one endpoint per router: endpoint i is on router i
-  CHECK_FALSE(route(*test::build_routing("sfmin", *topology), net, flows).routed(0));
+  CHECK_FALSE(test::route(*test::build_routing("sfmin", *topology), net, flows).routed(0));
   auto torus = test::build_topology("torus:dims=4x4");
   for (const char* spec : {"sfmin", "sfvaliant"}) CHECK_THROWS_AS(test::build_routing(spec, *torus), InputError);
 }

@@ -19,14 +19,6 @@ using namespace interflow;
 
 namespace {
 
-FlowSet all_pairs(std::uint32_t n) {
-  FlowSet flows;
-  for (EndpointId s = 0; s < n; ++s)
-    for (EndpointId d = 0; d < n; ++d)
-      if (s != d) flows.add(s, d);
-  return flows;
-}
-
 FlowSet shift(std::uint32_t n, std::uint32_t by) {
   FlowSet flows;
   for (EndpointId s = 0; s < n; ++s) flows.add(s, (s + by) % n);
@@ -54,7 +46,7 @@ TEST_CASE("tree routing: paths are up*/down* walks of 2 (LCA level + 1) links fr
     auto topology = test::build_topology(tree_spec);
     const auto& tree = dynamic_cast<const topo::TreeTopology&>(*topology);
     const Network& net = tree.network();
-    const FlowSet flows = all_pairs(net.num_endpoints());
+    const FlowSet flows = test::all_pairs(net.num_endpoints());
     for (const auto& routing_spec : kRoutings) {
       CAPTURE(tree_spec);
       CAPTURE(routing_spec);
@@ -119,7 +111,7 @@ TEST_CASE("tree routing: random routing is reproducible for a seed and changes w
   auto topology = test::build_topology("fattree:k=4,n=3");
   const Network& net = topology->network();
   auto routing = test::build_routing("random-up", *topology);
-  const FlowSet flows = all_pairs(64);
+  const FlowSet flows = test::all_pairs(64);
   auto route = [&](std::uint64_t seed) {
     RouteContext ctx;
     ctx.seed = seed;
@@ -179,7 +171,7 @@ TEST_CASE("tree routing: tree routings refuse other topologies") {
 TEST_CASE("tree routing: a flow whose path crosses a failed link is unroutable while the others keep their paths") {
   auto topology = test::build_topology("fattree:k=4,n=3");
   Network& net = topology->network();
-  const FlowSet flows = all_pairs(64);
+  const FlowSet flows = test::all_pairs(64);
   std::vector<PathTable> before;
   for (const auto& routing_spec : kRoutings)
     before.push_back(test::build_routing(routing_spec, *topology)->route_all(net, flows, RouteContext{}));

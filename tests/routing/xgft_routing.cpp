@@ -15,14 +15,6 @@ using namespace interflow;
 
 namespace {
 
-FlowSet all_pairs(std::uint32_t n) {
-  FlowSet flows;
-  for (EndpointId s = 0; s < n; ++s)
-    for (EndpointId d = 0; d < n; ++d)
-      if (s != d) flows.add(s, d);
-  return flows;
-}
-
 FlowSet shift(std::uint32_t n, std::uint32_t by) {
   FlowSet flows;
   for (EndpointId s = 0; s < n; ++s) flows.add(s, (s + by) % n);
@@ -53,7 +45,7 @@ TEST_CASE("xgft routing: every pair gets an up-down walk of 2 LCA-level links") 
     const auto& tree = dynamic_cast<const topo::XgftTopology&>(*topology);
     const Network& net = tree.network();
     const auto m = tree.endpoint_grid();
-    const FlowSet flows = all_pairs(net.num_endpoints());
+    const FlowSet flows = test::all_pairs(net.num_endpoints());
     for (const auto& routing_spec : kRoutings) {
       CAPTURE(tree_spec);
       CAPTURE(routing_spec);
@@ -85,7 +77,7 @@ TEST_CASE(
         {"xgft:h=2,m=5x5,w=1x5", "fattree:k=5,n=2"}}) {
     auto xgft = test::build_topology(xgft_spec);
     auto tree = test::build_topology(tree_spec);
-    const FlowSet flows = all_pairs(xgft->network().num_endpoints());
+    const FlowSet flows = test::all_pairs(xgft->network().num_endpoints());
     for (const auto& [mine, theirs] :
          {std::pair<std::string, std::string>{"xgftdmodk", "dmodk"}, {"xgftsmodk", "smodk"}}) {
       CAPTURE(xgft_spec);
@@ -121,7 +113,7 @@ TEST_CASE("xgft routing: random routing is reproducible for a seed and changes w
   auto topology = test::build_topology("xgft:h=2,m=4x4,w=2x4,c=1x2");
   const Network& net = topology->network();
   auto routing = test::build_routing("xgftrandom", *topology);
-  const FlowSet flows = all_pairs(16);
+  const FlowSet flows = test::all_pairs(16);
   auto route = [&](std::uint64_t seed) {
     RouteContext ctx;
     ctx.seed = seed;

@@ -1,5 +1,6 @@
 #pragma once
 // Helpers shared by the test suites: plugins built through the real registries, and temporary files.
+#include <igraph.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -7,8 +8,10 @@
 #include <memory>
 #include <string>
 
+#include "engine/flows.hpp"
 #include "engine/network.hpp"
 #include "engine/params.hpp"
+#include "engine/paths.hpp"
 #include "routing/registry.hpp"
 #include "topologies/registry.hpp"
 
@@ -24,6 +27,40 @@ inline std::unique_ptr<Routing> build_routing(const std::string& spec, const Top
   routing::RoutingRegistry registry("routing");
   routing::register_builtin(registry);
   return registry.create(Spec::parse(spec, "--routing"), topology);
+}
+
+// Every ordered pair of distinct endpoints 0..n-1.
+inline FlowSet all_pairs(std::uint32_t n) {
+  FlowSet flows;
+  for (EndpointId s = 0; s < n; ++s)
+    for (EndpointId d = 0; d < n; ++d)
+      if (s != d) flows.add(s, d);
+  return flows;
+}
+
+inline PathTable route(const Routing& routing, const Network& net, const FlowSet& flows, std::uint64_t seed = 1) {
+  RouteContext ctx;
+  ctx.seed = seed;
+  return routing.route_all(net, flows, ctx);
+}
+
+// igraph's diameter of the whole network (one undirected edge per cable), as an independent oracle.
+inline double igraph_graph_diameter(const Network& net) {
+  igraph_vector_int_t edges;
+  igraph_vector_int_init(&edges, 0);
+  for (VertexId u = 0; u < net.num_vertices(); ++u)
+    for (LinkId l = net.out_begin(u); l < net.out_end(u); ++l)
+      if (net.target(l) > u) {
+        igraph_vector_int_push_back(&edges, u);
+        igraph_vector_int_push_back(&edges, net.target(l));
+      }
+  igraph_t g;
+  igraph_create(&g, &edges, net.num_vertices(), IGRAPH_UNDIRECTED);
+  igraph_real_t diameter = 0;
+  igraph_diameter(&g, &diameter, nullptr, nullptr, nullptr, nullptr, IGRAPH_UNDIRECTED, true);
+  igraph_destroy(&g);
+  igraph_vector_int_destroy(&edges);
+  return diameter;
 }
 
 // A file in a per-process temporary directory, removed with the object.

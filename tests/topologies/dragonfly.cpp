@@ -42,26 +42,6 @@ double fact(const Topology& t, const std::string& key) {
 // Router (0..a*g-1) of a router vertex, from the documented numbering.
 std::uint64_t router_index(const Network& net, VertexId v) { return v - net.num_endpoints(); }
 
-// igraph's diameter of the whole graph: endpoints are leaves on every router (p >= 1), so it is the
-// endpoint-to-endpoint diameter.
-double igraph_diameter_of(const Network& net) {
-  igraph_vector_int_t edges;
-  igraph_vector_int_init(&edges, 0);
-  for (VertexId u = 0; u < net.num_vertices(); ++u)
-    for (LinkId l = net.out_begin(u); l < net.out_end(u); ++l)
-      if (net.target(l) > u) {
-        igraph_vector_int_push_back(&edges, u);
-        igraph_vector_int_push_back(&edges, net.target(l));
-      }
-  igraph_t g;
-  igraph_create(&g, &edges, net.num_vertices(), IGRAPH_UNDIRECTED);
-  igraph_real_t diameter = 0;
-  igraph_diameter(&g, &diameter, nullptr, nullptr, nullptr, nullptr, IGRAPH_UNDIRECTED, true);
-  igraph_destroy(&g);
-  igraph_vector_int_destroy(&edges);
-  return diameter;
-}
-
 }  // namespace
 
 TEST_CASE("dragonfly topology: endpoint router cable and radix counts match the closed forms") {
@@ -195,7 +175,7 @@ TEST_CASE("dragonfly topology: the diameter is 3 router hops plus 2 endpoint lin
       const DistanceReport report = DistanceAnalysis().run(topology->network());
       REQUIRE(report.exact);
       CHECK(report.disconnected_pairs == 0);
-      CHECK(report.diameter_links == static_cast<std::uint32_t>(igraph_diameter_of(topology->network())));
+      CHECK(report.diameter_links == static_cast<std::uint32_t>(test::igraph_graph_diameter(topology->network())));
       const double bound = s.a == 1 ? 3 : 5;
       CHECK(fact(*topology, "minimal_route_max_links") == bound);
       CHECK(report.diameter_links <= bound);
@@ -212,7 +192,7 @@ TEST_CASE("dragonfly topology: a=2 h=2 circulant is the Petersen graph of diamet
   auto topology = test::build_topology("dragonfly:a=2,p=1,h=2,arrangement=circulant");
   const DistanceReport report = DistanceAnalysis().run(topology->network());
   CHECK(report.diameter_links == 4);
-  CHECK(igraph_diameter_of(topology->network()) == 4);
+  CHECK(test::igraph_graph_diameter(topology->network()) == 4);
   // The absolute arrangement of the same size is not: some routers are 3 hops apart.
   CHECK(DistanceAnalysis()
             .run(test::build_topology("dragonfly:a=2,p=1,h=2,arrangement=absolute")->network())

@@ -104,7 +104,9 @@ TEST_CASE("hcn: the level-l cable joins leader a b..b to leader b a..a") {
   const auto& hcn = dynamic_cast<const topo::HcnTopology&>(*t);
   const Network& net = hcn.network();
   // Labels x2 x1 x0: switch = x1 + 3 x2, slot = x0.
-  const auto server = [&](std::uint32_t x2, std::uint32_t x1, std::uint32_t x0) { return hcn.server(0, x1 + 3 * x2, x0); };
+  const auto server = [&](std::uint32_t x2, std::uint32_t x1, std::uint32_t x0) {
+    return hcn.server(0, x1 + 3 * x2, x0);
+  };
   CHECK(net.target(net.out_begin(server(0, 0, 1)) + 1) == server(0, 1, 0));  // level 1: 0 0 1 -- 0 1 0
   CHECK(net.target(net.out_begin(server(0, 1, 1)) + 1) == server(1, 0, 0));  // level 2: 0 1 1 -- 1 0 0
   CHECK(net.target(net.out_begin(server(2, 0, 0)) + 1) == server(0, 2, 2));  // level 2: 2 0 0 -- 0 2 2
@@ -132,8 +134,12 @@ TEST_CASE("hcn: diameter is 2^(h+1) - 1 server hops = 3 * 2^h - 1 links") {
 }
 
 TEST_CASE("bcn: sizes and degrees match BCN(alpha beta h gamma) with gamma <= h") {
-  for (const auto& [a, b, h, g] : {std::array{2u, 1u, 1u, 1u}, {2u, 2u, 1u, 0u}, {3u, 1u, 1u, 1u}, {2u, 2u, 2u, 1u},
-                                   {3u, 2u, 2u, 2u}, {4u, 4u, 1u, 1u}}) {
+  for (const auto& [a, b, h, g] : {std::array{2u, 1u, 1u, 1u},
+                                   {2u, 2u, 1u, 0u},
+                                   {3u, 1u, 1u, 1u},
+                                   {2u, 2u, 2u, 1u},
+                                   {3u, 2u, 2u, 2u},
+                                   {4u, 4u, 1u, 1u}}) {
     CAPTURE(a);
     CAPTURE(b);
     CAPTURE(h);
@@ -194,7 +200,8 @@ TEST_CASE("dpillar: sizes degrees and switch wiring match DPillar(n k)") {
     for (VertexId sw = net.num_endpoints(); sw < net.num_vertices(); ++sw) {
       const VertexId first = net.target(net.out_begin(sw));
       const std::uint32_t i = dp.column_of(first);
-      const std::uint32_t rest = dp.label_of(first) - dp.digit(dp.label_of(first), i) * static_cast<std::uint32_t>(dp.pow_m(i));
+      const std::uint32_t rest =
+          dp.label_of(first) - dp.digit(dp.label_of(first), i) * static_cast<std::uint32_t>(dp.pow_m(i));
       for (std::uint32_t p = 0; p < n; ++p) {
         const VertexId s = net.target(net.out_begin(sw) + p);
         CHECK(dp.column_of(s) == (p < m ? i : (i + 1) % k));

@@ -35,24 +35,6 @@ std::vector<std::uint32_t> coordinates(const HyperXShape& s, std::uint32_t route
   return c;
 }
 
-double igraph_diameter_of(const Network& net) {
-  igraph_vector_int_t edges;
-  igraph_vector_int_init(&edges, 0);
-  for (VertexId u = 0; u < net.num_vertices(); ++u)
-    for (LinkId l = net.out_begin(u); l < net.out_end(u); ++l)
-      if (net.target(l) > u) {
-        igraph_vector_int_push_back(&edges, u);
-        igraph_vector_int_push_back(&edges, net.target(l));
-      }
-  igraph_t g;
-  igraph_create(&g, &edges, net.num_vertices(), IGRAPH_UNDIRECTED);
-  igraph_real_t diameter = 0;
-  igraph_diameter(&g, &diameter, nullptr, nullptr, nullptr, nullptr, false, true);
-  igraph_destroy(&g);
-  igraph_vector_int_destroy(&edges);
-  return diameter;
-}
-
 const std::vector<HyperXShape> kShapes = {{{4}, 1, 1},    {{4, 4}, 1, 2},       {{3, 5}, 2, 1}, {{2, 3, 4}, 1, 3},
                                           {{4, 4}, 3, 4}, {{2, 2, 2, 2}, 1, 1}, {{6, 3}, 1, 2}};
 
@@ -120,7 +102,7 @@ TEST_CASE("hyperx topology: the diameter is the number of dimensions plus 2 by D
     REQUIRE(report.exact);
     CHECK(report.disconnected_pairs == 0);
     CHECK(report.diameter_links == s.dims.size() + 2);
-    CHECK(igraph_diameter_of(topology->network()) == static_cast<double>(s.dims.size() + 2));
+    CHECK(test::igraph_graph_diameter(topology->network()) == static_cast<double>(s.dims.size() + 2));
     CHECK(topology->facts().at(0).value == static_cast<double>(s.dims.size() + 2));
   }
 }

@@ -38,24 +38,6 @@ bool is_spine(const MegaflyShape& s, std::uint64_t endpoints, VertexId v) {
   return v >= endpoints && (v - endpoints) % (s.leaves + s.spines) >= s.leaves;
 }
 
-double igraph_diameter_of(const Network& net) {
-  igraph_vector_int_t edges;
-  igraph_vector_int_init(&edges, 0);
-  for (VertexId u = 0; u < net.num_vertices(); ++u)
-    for (LinkId l = net.out_begin(u); l < net.out_end(u); ++l)
-      if (net.target(l) > u) {
-        igraph_vector_int_push_back(&edges, u);
-        igraph_vector_int_push_back(&edges, net.target(l));
-      }
-  igraph_t g;
-  igraph_create(&g, &edges, net.num_vertices(), IGRAPH_UNDIRECTED);
-  igraph_real_t diameter = 0;
-  igraph_diameter(&g, &diameter, nullptr, nullptr, nullptr, nullptr, IGRAPH_UNDIRECTED, true);
-  igraph_destroy(&g);
-  igraph_vector_int_destroy(&edges);
-  return diameter;
-}
-
 }  // namespace
 
 TEST_CASE("megafly topology: endpoint router cable and radix counts match the closed forms") {
@@ -147,7 +129,7 @@ TEST_CASE("megafly topology: the diameter is 5 links from DistanceAnalysis and i
     CHECK(report.exact);
     CHECK(report.disconnected_pairs == 0);
     CHECK(report.diameter_links == 5);  // endpoint, leaf, spine, spine, leaf, endpoint
-    CHECK(igraph_diameter_of(net) == 5.0);
+    CHECK(test::igraph_graph_diameter(net) == 5.0);
     CHECK(topology->facts().front().value == 5.0);
   }
 }

@@ -25,24 +25,6 @@ struct Order {
 };
 const std::vector<Order> kOrders = {{3, -1}, {4, 0}, {5, 1}, {7, -1}, {8, 0}, {9, 1}, {11, -1}, {13, 1}};
 
-igraph_real_t igraph_diameter_of(const Network& net) {
-  igraph_vector_int_t edges;
-  igraph_vector_int_init(&edges, 0);
-  for (VertexId u = 0; u < net.num_vertices(); ++u)
-    for (LinkId l = net.out_begin(u); l < net.out_end(u); ++l)
-      if (net.target(l) > u) {
-        igraph_vector_int_push_back(&edges, u);
-        igraph_vector_int_push_back(&edges, net.target(l));
-      }
-  igraph_t g;
-  igraph_create(&g, &edges, net.num_vertices(), IGRAPH_UNDIRECTED);
-  igraph_real_t diameter = 0;
-  igraph_diameter(&g, &diameter, nullptr, nullptr, nullptr, nullptr, IGRAPH_UNDIRECTED, true);
-  igraph_destroy(&g);
-  igraph_vector_int_destroy(&edges);
-  return diameter;
-}
-
 }  // namespace
 
 TEST_CASE("galois field: prime powers are recognised and others are not") {
@@ -164,7 +146,7 @@ TEST_CASE("slimfly topology: the router graph has diameter 2 from DistanceAnalys
     CHECK(report.exact);
     CHECK(report.disconnected_pairs == 0);
     CHECK(report.diameter_links == 4);  // endpoint link, 2 router links, endpoint link
-    CHECK(igraph_diameter_of(net) == 4.0);
+    CHECK(test::igraph_graph_diameter(net) == 4.0);
     CHECK(topology->facts().front().value == 4.0);
   }
 }

@@ -57,24 +57,6 @@ std::uint64_t encode(const XgftShape& s, std::size_t level, const std::vector<st
   return index;
 }
 
-double igraph_diameter_of(const Network& net) {
-  igraph_vector_int_t edges;
-  igraph_vector_int_init(&edges, 0);
-  for (VertexId u = 0; u < net.num_vertices(); ++u)
-    for (LinkId l = net.out_begin(u); l < net.out_end(u); ++l)
-      if (net.target(l) > u) {
-        igraph_vector_int_push_back(&edges, u);
-        igraph_vector_int_push_back(&edges, net.target(l));
-      }
-  igraph_t g;
-  igraph_create(&g, &edges, net.num_vertices(), IGRAPH_UNDIRECTED);
-  igraph_real_t diameter = 0;
-  igraph_diameter(&g, &diameter, nullptr, nullptr, nullptr, nullptr, false, true);
-  igraph_destroy(&g);
-  igraph_vector_int_destroy(&edges);
-  return diameter;
-}
-
 const std::vector<XgftShape> kShapes = {{{4, 4, 4}, {1, 4, 4}, {}},
                                         {{3, 3}, {1, 3}, {}},
                                         {{2, 3, 4}, {1, 2, 3}, {}},
@@ -176,7 +158,7 @@ TEST_CASE("xgft topology: the diameter is 2h links by DistanceAnalysis and igrap
     CHECK(topology->facts().at(0).value == 2.0 * static_cast<double>(s.m.size()));
     // igraph sees every vertex as a relay; with single-homed endpoints (w_1 = 1) that changes nothing.
     if (s.w[0] == 1 && (s.c.empty() || s.c[0] == 1))
-      CHECK(igraph_diameter_of(topology->network()) == 2.0 * static_cast<double>(s.m.size()));
+      CHECK(test::igraph_graph_diameter(topology->network()) == 2.0 * static_cast<double>(s.m.size()));
   }
 }
 
