@@ -54,6 +54,10 @@ class PathSink {
   void end_flow();
   void clear();
   std::size_t num_vars() const { return var_length_.size(); }
+  // Links of the committed paths of the flow begun last.
+  std::span<const LinkId> current_flow_links() const {
+    return {links_.data() + flow_first_link_, committed_links_ - flow_first_link_};
+  }
   std::size_t num_links() const { return links_.size(); }
 
  private:

@@ -3,6 +3,8 @@
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 
+#include <numeric>
+
 #include "engine/random.hpp"
 
 namespace interflow {
@@ -44,6 +46,25 @@ PathTable PerFlowRouting::route_all(const Network& net, const FlowSet& flows, co
     if (ctx.progress) ctx.progress->fetch_add(end - c * kChunk, std::memory_order_relaxed);
   });
   return table;
+}
+
+PathTable LoadAwareRouting::route_all(const Network& net, const FlowSet& flows, const RouteContext& ctx) const {
+  std::vector<std::uint32_t> paths_on_link(net.num_links(), 0);
+  std::vector<PathSink> sinks(1);
+  PathSink& sink = sinks[0];
+  for (std::size_t f = 0; f < flows.size(); ++f) {
+    sink.begin_flow();
+    if (flows.src[f] != flows.dst[f]) {
+      route(net, flows.src[f], flows.dst[f], derive_seed(ctx.seed, Stream::Routing, f), paths_on_link, sink);
+      for (LinkId l : sink.current_flow_links()) ++paths_on_link[l];
+    }
+    sink.end_flow();
+    if (ctx.progress && (f + 1) % kProgressStep == 0) ctx.progress->fetch_add(kProgressStep, std::memory_order_relaxed);
+  }
+  if (ctx.progress) ctx.progress->fetch_add(flows.size() % kProgressStep, std::memory_order_relaxed);
+  std::vector<FlowId> order(flows.size());
+  std::iota(order.begin(), order.end(), FlowId{0});
+  return PathTableBuilder::merge_scattered(sinks, order, flows.size());
 }
 
 }  // namespace interflow

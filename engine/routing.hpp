@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <span>
 
 #include "engine/flows.hpp"
 #include "engine/network.hpp"
@@ -46,6 +47,21 @@ class PerFlowRouting : public Routing {
   PathTable route_all(const Network& net, const FlowSet& flows, const RouteContext& ctx) const override;
 
   static constexpr std::size_t kChunk = 4096;  // fixed, so results never depend on the thread count
+};
+
+// Base for adaptive routings whose choice for a flow depends on the paths of the flows routed before
+// it (UGAL-style, minimal-adaptive). route_all() routes the flows one at a time in flow-index order,
+// so the result does not depend on the thread count, and keeps `paths_on_link`: how many paths
+// already placed cross each link. Self flows are skipped.
+class LoadAwareRouting : public Routing {
+ public:
+  // Appends the paths of flow (src -> dst) to `sink` (none: unroutable), knowing the load so far.
+  virtual void route(const Network& net, EndpointId src, EndpointId dst, std::uint64_t flow_seed,
+                     std::span<const std::uint32_t> paths_on_link, PathSink& sink) const = 0;
+  PathTable route_all(const Network& net, const FlowSet& flows, const RouteContext& ctx) const override;
+
+ private:
+  static constexpr std::size_t kProgressStep = 4096;
 };
 
 }  // namespace interflow

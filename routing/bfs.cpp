@@ -89,7 +89,8 @@ class BfsRouting : public Routing {
     }
     order.resize(start[vertices]);
     for (std::size_t f = 0; f < flows.size(); ++f)
-      if (flows.src[f] != flows.dst[f]) order[start[attachment(net, net.endpoint_vertex(flows.dst[f]))]++] = static_cast<FlowId>(f);
+      if (flows.src[f] != flows.dst[f])
+        order[start[attachment(net, net.endpoint_vertex(flows.dst[f]))]++] = static_cast<FlowId>(f);
   }
 
   // Where the searches start for a destination vertex: an endpoint on a single cable is reached

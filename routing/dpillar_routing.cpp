@@ -149,7 +149,7 @@ class DPillarOriginalRouting : public PerFlowRouting {
     DPillarWalker walk(t_, net, sink, src, dst);
     const std::uint32_t xd = t_.label_of(dst), cd = t_.column_of(dst), k = t_.k();
     while (walk.ok() && walk.label() != xd) walk.clockwise(true);  // helix phase
-    const std::uint32_t forward = (cd + k - walk.column()) % k;      // ring phase
+    const std::uint32_t forward = (cd + k - walk.column()) % k;    // ring phase
     if (forward <= k - forward) {
       for (std::uint32_t i = 0; i < forward; ++i) walk.clockwise(true);
     } else {

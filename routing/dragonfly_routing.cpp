@@ -164,43 +164,27 @@ class DragonflyPerFlow : public PerFlowRouting {
 // path's links + 1) x (links in the path) of its minimal and its Valiant path (both exactly as
 // dfmin and dfvaliant would route it with the same seed), takes Valiant only when strictly
 // cheaper, and adds its path to the link counts.
-class DragonflyUgal : public Routing {
+class DragonflyUgal : public LoadAwareRouting {
  public:
   DragonflyUgal(const DragonflyTopology& df, Tie tie) : paths_(df, tie) {}
 
-  PathTable route_all(const Network& net, const FlowSet& flows, const RouteContext& ctx) const override {
-    std::vector<std::uint32_t> placed(net.num_links(), 0);
-    std::vector<PathSink> sinks(1);
-    PathSink& sink = sinks[0];
-    std::vector<FlowId> order(flows.size());
-    for (std::size_t f = 0; f < flows.size(); ++f) {
-      order[f] = static_cast<FlowId>(f);
-      sink.begin_flow();
-      const EndpointId s = flows.src[f], d = flows.dst[f];
-      if (s != d) {
-        const std::uint64_t seed = derive_seed(ctx.seed, Stream::Routing, f);
-        DragonflyPath minimal, detour;
-        paths_.minimal_flow(s, d, seed, minimal);
-        const DragonflyPath* chosen = &minimal;
-        if (paths_.has_detour(s, d)) {
-          paths_.valiant_flow(s, d, seed, detour);
-          const std::uint64_t cost_min = cost(net, minimal, placed), cost_val = cost(net, detour, placed);
-          if (cost_val < cost_min) chosen = &detour;
-        }
-        if (cost(net, *chosen, placed) != kUnusable && emit(net, *chosen, sink))
-          for (std::uint32_t i = 0; i < chosen->size; ++i) ++placed[chosen->links[i]];
-      }
-      sink.end_flow();
+  void route(const Network& net, EndpointId s, EndpointId d, std::uint64_t seed, std::span<const std::uint32_t> placed,
+             PathSink& sink) const override {
+    DragonflyPath minimal, detour;
+    paths_.minimal_flow(s, d, seed, minimal);
+    const DragonflyPath* chosen = &minimal;
+    if (paths_.has_detour(s, d)) {
+      paths_.valiant_flow(s, d, seed, detour);
+      if (cost(net, detour, placed) < cost(net, minimal, placed)) chosen = &detour;
     }
-    if (ctx.progress) ctx.progress->fetch_add(flows.size(), std::memory_order_relaxed);
-    return PathTableBuilder::merge_scattered(sinks, order, flows.size());
+    if (cost(net, *chosen, placed) != kUnusable) emit(net, *chosen, sink);
   }
 
  private:
   static constexpr std::uint64_t kUnusable = ~0ULL;
 
   // (max paths on a link of the path + 1) x length; kUnusable when a link is down.
-  static std::uint64_t cost(const Network& net, const DragonflyPath& path, const std::vector<std::uint32_t>& placed) {
+  static std::uint64_t cost(const Network& net, const DragonflyPath& path, std::span<const std::uint32_t> placed) {
     std::uint32_t most = 0;
     for (std::uint32_t i = 0; i < path.size; ++i) {
       if (!net.up(path.links[i])) return kUnusable;

@@ -40,47 +40,19 @@ class HyperXDimensionOrder : public PerFlowRouting {
   const topo::HyperXTopology& hx_;
 };
 
-class HyperXMinimalAdaptive : public Routing {
+class HyperXMinimalAdaptive : public LoadAwareRouting {
  public:
   explicit HyperXMinimalAdaptive(const topo::HyperXTopology& hx) : hx_(hx) {}
 
-  // Sequential by design: each flow's choice depends on the paths of the flows before it.
-  PathTable route_all(const Network& net, const FlowSet& flows, const RouteContext& ctx) const override {
-    std::vector<std::uint32_t> placed(net.num_links(), 0);
-    std::vector<PathSink> sinks(1);
-    PathSink& sink = sinks[0];
-    std::vector<LinkId> path;
-    for (std::size_t f = 0; f < flows.size(); ++f) {
-      sink.begin_flow();
-      if (route_one(net, flows.src[f], flows.dst[f], placed, path)) {
-        for (LinkId l : path) {
-          sink.push(l);
-          ++placed[l];
-        }
-        sink.commit(1.0);
-      }
-      sink.end_flow();
-    }
-    if (ctx.progress) ctx.progress->fetch_add(flows.size(), std::memory_order_relaxed);
-    std::vector<FlowId> order(flows.size());
-    std::iota(order.begin(), order.end(), FlowId{0});
-    return PathTableBuilder::merge_scattered(sinks, order, flows.size());
-  }
-
- private:
-  // The flow's path into `path`; false if it is a self flow or every minimal next link is down.
-  bool route_one(const Network& net, EndpointId src, EndpointId dst, const std::vector<std::uint32_t>& placed,
-                 std::vector<LinkId>& path) const {
-    path.clear();
-    if (src == dst) return false;
-    const LinkId inject = net.out_begin(net.endpoint_vertex(src));
-    if (!net.up(inject)) return false;
-    path.push_back(inject);
+  // At every router, the least-loaded up link among all that correct a still-differing coordinate;
+  // ties to the lowest dimension, then the lowest parallel cable. Unroutable when every such link
+  // is down.
+  void route(const Network& net, EndpointId src, EndpointId dst, std::uint64_t, std::span<const std::uint32_t> placed,
+             PathSink& sink) const override {
+    if (!push_or_drop(net, net.out_begin(net.endpoint_vertex(src)), sink)) return;
     std::uint32_t at = hx_.router_of(src);
     const std::uint32_t target = hx_.router_of(dst);
     while (at != target) {
-      // Least-loaded up link among all that correct a differing coordinate; ties to the lowest
-      // dimension, then the lowest parallel cable.
       LinkId best = kNone;
       std::uint32_t best_dim = 0;
       const LinkId base = net.out_begin(hx_.router_vertex(at));
@@ -92,16 +64,14 @@ class HyperXMinimalAdaptive : public Routing {
           if (net.up(l) && (best == kNone || placed[l] < placed[best])) best = l, best_dim = d;
         }
       }
-      if (best == kNone) return false;
-      path.push_back(best);
+      if (!push_or_drop(net, best, sink)) return;
       at = hx_.with_coordinate(at, best_dim, hx_.coordinate(target, best_dim));
     }
-    const LinkId eject = net.out_begin(hx_.router_vertex(at)) + dst % hx_.endpoints_per_router();
-    if (!net.up(eject)) return false;
-    path.push_back(eject);
-    return true;
+    if (!push_or_drop(net, net.out_begin(hx_.router_vertex(at)) + dst % hx_.endpoints_per_router(), sink)) return;
+    sink.commit(1.0);
   }
 
+ private:
   const topo::HyperXTopology& hx_;
 };
 

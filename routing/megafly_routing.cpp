@@ -157,45 +157,26 @@ class MegaflyValiant : public PerFlowRouting {
 // cost (largest count of already placed paths on one of its router-to-router links, times its
 // length in links) is strictly below the minimal path's. Sequential, hence independent of the
 // thread count.
-class MegaflyUgal : public Routing {
+class MegaflyUgal : public LoadAwareRouting {
  public:
   MegaflyUgal(const topo::MegaflyTopology& mf, Parallel parallel) : paths_(mf, parallel) {}
 
-  PathTable route_all(const Network& net, const FlowSet& flows, const RouteContext& ctx) const override {
-    std::vector<std::uint32_t> load(net.num_links(), 0);
-    std::vector<PathSink> sinks(1);
-    PathSink& sink = sinks[0];
-    std::vector<FlowId> order(flows.size());
-    for (std::size_t f = 0; f < flows.size(); ++f) {
-      order[f] = static_cast<FlowId>(f);
-      sink.begin_flow();
-      const EndpointId src = flows.src[f], dst = flows.dst[f];
-      if (src != dst) {
-        const std::uint64_t seed = derive_seed(ctx.seed, Stream::Routing, f);
-        Rng rng(seed);
-        const ShortPath minimal = paths_.minimal(net, src, dst, rng);
-        const ShortPath detour = paths_.valiant_or_minimal(net, src, dst, seed);
-        const bool minimal_ok = minimal.usable(net), detour_ok = detour.usable(net);
-        const bool take_detour = detour_ok && (!minimal_ok || cost(detour, load) < cost(minimal, load));
-        const ShortPath& chosen = take_detour ? detour : minimal;
-        if (take_detour || minimal_ok) {
-          for (std::uint32_t i = 0; i < chosen.length; ++i) {
-            sink.push(chosen.links[i]);
-            ++load[chosen.links[i]];
-          }
-          sink.commit(1.0);
-        }
-      }
-      sink.end_flow();
-      if (ctx.progress && (f + 1) % 4096 == 0) ctx.progress->fetch_add(4096, std::memory_order_relaxed);
-    }
-    if (ctx.progress) ctx.progress->fetch_add(flows.size() % 4096, std::memory_order_relaxed);
-    return PathTableBuilder::merge_scattered(sinks, order, flows.size());
+  void route(const Network& net, EndpointId src, EndpointId dst, std::uint64_t seed,
+             std::span<const std::uint32_t> load, PathSink& sink) const override {
+    Rng rng(seed);
+    const ShortPath minimal = paths_.minimal(net, src, dst, rng);
+    const ShortPath detour = paths_.valiant_or_minimal(net, src, dst, seed);
+    const bool minimal_ok = minimal.usable(net), detour_ok = detour.usable(net);
+    const bool take_detour = detour_ok && (!minimal_ok || cost(detour, load) < cost(minimal, load));
+    if (!take_detour && !minimal_ok) return;
+    const ShortPath& chosen = take_detour ? detour : minimal;
+    for (std::uint32_t i = 0; i < chosen.length; ++i) sink.push(chosen.links[i]);
+    sink.commit(1.0);
   }
 
  private:
   // The first and last links are the endpoints' own, shared by both candidates: left out.
-  static std::uint64_t cost(const ShortPath& path, const std::vector<std::uint32_t>& load) {
+  static std::uint64_t cost(const ShortPath& path, std::span<const std::uint32_t> load) {
     std::uint32_t worst = 0;
     for (std::uint32_t i = 1; i + 1 < path.length; ++i) worst = std::max(worst, load[path.links[i]]);
     return std::uint64_t{worst} * path.length;
