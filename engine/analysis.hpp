@@ -1,6 +1,7 @@
 #pragma once
-// Structural analysis of a network: endpoint-to-endpoint distances (diameter, mean distance) by
-// breadth-first search from every endpoint, or from a seeded sample of them when that is too costly.
+// Structural analysis of a network: endpoint-to-endpoint distances (diameter, mean distance). Exact
+// mode runs one breadth-first search per attachment vertex (the switch behind single-homed
+// endpoints, shared by all of them); when that is too costly, a seeded sample of source endpoints.
 #include <cstdint>
 
 #include "engine/network.hpp"
@@ -17,12 +18,15 @@ struct DistanceReport {
 
 class DistanceAnalysis {
  public:
-  // Exact when endpoints x links <= work_limit; otherwise `samples` seeded source endpoints.
+  // Exact when attachment vertices x links <= work_limit (or there are at most `samples` endpoints);
+  // otherwise from `samples` seeded source endpoints.
   DistanceAnalysis(std::uint64_t work_limit = 4'000'000'000ULL, std::uint32_t samples = 1000, std::uint64_t seed = 1)
       : work_limit_(work_limit), samples_(samples), seed_(seed) {}
   DistanceReport run(const Network& net) const;
 
  private:
+  DistanceReport sampled(const Network& net) const;
+
   std::uint64_t work_limit_;
   std::uint32_t samples_;
   std::uint64_t seed_;
