@@ -12,7 +12,9 @@
 //   dpillar-orig  the original routing of Liao et al. (ICCCN 2010 / Computer Networks 2012): helix
 //                 phase clockwise, fixing each digit as its switch column is crossed, until the label
 //                 equals the destination's; then ring phase to the destination column in the shorter
-//                 direction (ties clockwise), leaving the label unchanged.
+//                 direction (ties clockwise), leaving the label unchanged. When the ring phase turns
+//                 back through the switch the helix just crossed, those two hops become one stay hop,
+//                 so paths never revisit a switch.
 // Every crossing sets the crossed column's digit to the destination's value. Single paths with split 1;
 // a failed link on the path makes the flow unroutable.
 #include <cstdint>
@@ -146,14 +148,30 @@ class DPillarOriginalRouting : public PerFlowRouting {
 
   void route(const Network& net, EndpointId src, EndpointId dst, std::uint64_t, PathSink& sink) const override {
     if (src == dst) return;
-    DPillarWalker walk(t_, net, sink, src, dst);
     const std::uint32_t xd = t_.label_of(dst), cd = t_.column_of(dst), k = t_.k();
-    while (walk.ok() && walk.label() != xd) walk.clockwise(true);  // helix phase
-    const std::uint32_t forward = (cd + k - walk.column()) % k;    // ring phase
-    if (forward <= k - forward) {
-      for (std::uint32_t i = 0; i < forward; ++i) walk.clockwise(true);
+    // Helix phase: clockwise, fixing each crossed column's digit, until the label is the
+    // destination's (at most k hops). Counted first, so the ring phase direction is known.
+    std::uint32_t helix = 0;
+    for (std::uint32_t label = t_.label_of(src), column = t_.column_of(src); label != xd; ++helix) {
+      label = static_cast<std::uint32_t>(label - t_.digit(label, column) * t_.pow_m(column) +
+                                         t_.digit(xd, column) * t_.pow_m(column));
+      column = (column + 1) % k;
+    }
+    const std::uint32_t forward = (cd + k - (t_.column_of(src) + helix) % k) % k;  // ring phase, clockwise hops
+    const bool back = forward > k - forward;
+    DPillarWalker walk(t_, net, sink, src, dst);
+    if (back && helix > 0) {
+      // The ring phase would go straight back through the switch the last helix hop crossed
+      // (A -> X -> B -> X -> C): take the stay hop A -> X -> C instead, so the path stays simple.
+      for (std::uint32_t i = 0; i + 1 < helix; ++i) walk.clockwise(true);
+      walk.clockwise(false);
+      for (std::uint32_t i = 0; i + 1 < k - forward; ++i) walk.anticlockwise(true);
     } else {
-      for (std::uint32_t i = 0; i < k - forward; ++i) walk.anticlockwise(true);
+      for (std::uint32_t i = 0; i < helix; ++i) walk.clockwise(true);
+      if (back)
+        for (std::uint32_t i = 0; i < k - forward; ++i) walk.anticlockwise(true);
+      else
+        for (std::uint32_t i = 0; i < forward; ++i) walk.clockwise(true);
     }
     if (walk.ok()) sink.commit(1.0);
   }
@@ -193,8 +211,11 @@ void register_dpillar_routing(RoutingRegistry& registry) {
                 "Liao, Yin, Gao, ICCCN 2010; Liao, Yin, Yin, Gao, Computer Networks 56(8), 2012, single-path "
                 "routing. Helix phase: move clockwise (H_c -> S_c -> H_{c+1}), setting digit c to the destination's "
                 "at each switch column, until the label equals the destination's. Ring phase: move to the "
-                "destination column in the shorter direction around the ring (ties clockwise). At most k + floor(k/2) "
-                "server hops = 2 (k + floor(k/2)) links. Deterministic; a failed link makes the flow unroutable."});
+                "destination column in the shorter direction around the ring (ties clockwise). When the ring phase "
+                "would turn straight back through the switch the last helix hop crossed (A -> X -> B -> X -> C), "
+                "those two hops become one stay hop A -> X -> C, so paths never revisit a switch. At most "
+                "k + floor(k/2) server hops = 2 (k + floor(k/2)) links. Deterministic; a failed link makes the flow "
+                "unroutable."});
 }
 
 }  // namespace interflow::routing

@@ -27,8 +27,9 @@ HcnTopology::HcnTopology(std::string family, std::uint32_t alpha, std::uint32_t 
   if (is_bcn()) {
     if (beta < 1) throw InputError(what + ": a BCN needs beta >= 1 follower (slave) servers per switch");
     if (gamma > h)
-      throw InputError(what + ": gamma must not exceed h (only BCN with gamma <= h is built: the second dimension "
-                              "joins copies of HCN(alpha,h) through units HCN(alpha,gamma))");
+      throw InputError(what +
+                       ": gamma must not exceed h (only BCN with gamma <= h is built: the second dimension "
+                       "joins copies of HCN(alpha,h) through units HCN(alpha,gamma))");
   }
   const auto too_big = [&](const std::string& count) {
     return InputError(what + ": " + count + " is more than 2^31, the largest network supported");
@@ -47,9 +48,11 @@ HcnTopology::HcnTopology(std::string family, std::uint32_t alpha, std::uint32_t 
     followers_per_unit_ = static_cast<std::uint32_t>(unit);
     copies = unit + 1;
   }
+  // copies and alpha^h are each below 2^31, so their product fits; check it before multiplying further.
   const std::uint64_t switches = copies * pow_alpha_[h];
+  if (switches > kMaxVertices) throw too_big(std::to_string(switches) + " switches");
   const std::uint64_t servers = switches * (static_cast<std::uint64_t>(alpha) + beta);
-  if (copies > kMaxVertices || switches > kMaxVertices || servers + switches > kMaxVertices)
+  if (servers + switches > kMaxVertices)
     throw too_big(std::to_string(servers) + " servers plus " + std::to_string(switches) + " switches");
   copies_ = static_cast<std::uint32_t>(copies);
 
@@ -145,8 +148,9 @@ void register_hcn(TopologyRegistry& registry) {
       {"bcn",
        "BCN(alpha,beta,h,gamma), gamma <= h: alpha^gamma*beta + 1 copies of HCN(alpha,h) joined by follower servers",
        {int_param("alpha", "4", "leader (master) servers per switch, used to build HCN(alpha,h)", 2, 1 << 16),
-        int_param("beta", "4", "follower (slave) servers per switch, used for the BCN level; switch ports = alpha + beta",
-                  1, 1 << 16),
+        int_param("beta", "4",
+                  "follower (slave) servers per switch, used for the BCN level; switch ports = alpha + beta", 1,
+                  1 << 16),
         int_param("h", "1", "levels of the HCN(alpha,h) inside each copy", 0, HcnTopology::kMaxLevels),
         int_param("gamma", "1", "level of the HCN(alpha,gamma) units joined by the BCN level; 0 <= gamma <= h", 0,
                   HcnTopology::kMaxLevels)},

@@ -18,8 +18,8 @@ using namespace interflow;
 
 namespace {
 
-// Every flow has one path of split 1 from its source's vertex to its destination's over consecutive
-// links; returns the lengths in links.
+// Every flow has one simple path (no vertex twice) of split 1 from its source's vertex to its
+// destination's over consecutive links; returns the lengths in links.
 std::vector<std::uint32_t> check_walks(const Network& net, const FlowSet& flows, const PathTable& paths) {
   REQUIRE(paths.num_flows() == flows.size());
   std::vector<std::uint32_t> lengths(flows.size());
@@ -30,11 +30,15 @@ std::vector<std::uint32_t> check_walks(const Network& net, const FlowSet& flows,
     VertexId at = net.endpoint_vertex(flows.src[f]);
     const auto links = paths.links(paths.first_var(f));
     bool consecutive = true;  // one assertion per path rather than per link, to stay fast
+    std::vector<VertexId> visited{at};
     for (LinkId l : links) {
       consecutive = consecutive && l >= net.out_begin(at) && l < net.out_end(at);
       at = net.target(l);
+      visited.push_back(at);
     }
     REQUIRE(consecutive);
+    std::sort(visited.begin(), visited.end());
+    REQUIRE(std::adjacent_find(visited.begin(), visited.end()) == visited.end());
     REQUIRE(at == net.endpoint_vertex(flows.dst[f]));
     lengths[f] = static_cast<std::uint32_t>(links.size());
   }
