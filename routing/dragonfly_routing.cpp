@@ -6,6 +6,7 @@
 //   dfugal     UGAL-style choice per flow between the minimal path and the flow's Valiant path,
 //              from the number of paths already placed on their links (flows in index order).
 // Link ids come from the dragonfly's dense port layout, never searched.
+#include <algorithm>
 #include <array>
 #include <memory>
 #include <vector>
@@ -188,7 +189,8 @@ class DragonflyUgal : public LoadAwareRouting {
     std::uint32_t most = 0;
     for (std::uint32_t i = 0; i < path.size; ++i) {
       if (!net.up(path.links[i])) return kUnusable;
-      most = placed[path.links[i]] > most ? placed[path.links[i]] : most;
+      // The endpoint links (first and last) are common to both candidates: only router links count.
+      if (i > 0 && i + 1 < path.size) most = std::max(most, placed[path.links[i]]);
     }
     return (std::uint64_t{most} + 1) * path.size;
   }
@@ -208,8 +210,9 @@ Tie tie_of(const ParamSet& p) { return p.get_string("tie") == "random" ? Tie::Ra
 const char* const kCommon =
     " A global link between groups G and T is chosen among the k = a*h/(g-1) joining them as the one needing "
     "the fewest local hops (held by the current router: no hop before it; landing on the destination router: "
-    "no hop after it), ties broken by `tie`. A single path with split 1; a flow whose path crosses a failed link "
-    "is unroutable (no alternative is tried). Kim, Dally, Scott & Abts, ISCA 2008, section 4.";
+    "no hop after it), ties broken by `tie`. A single path with split 1. Kim, Dally, Scott & Abts, ISCA 2008, "
+    "section 4.";
+const char* const kNoDetour = " A flow whose path crosses a failed link is unroutable (no alternative is tried).";
 
 }  // namespace
 
@@ -226,7 +229,7 @@ void register_dragonfly_routing(RoutingRegistry& registry) {
                             "destination group (if it is not the source router), the global hop, and a local hop "
                             "to the destination router (if the link lands elsewhere): at most 3 router-to-router "
                             "links plus the 2 endpoint links.") +
-                    kCommon});
+                    kCommon + kNoDetour});
   registry.add({"dfvaliant",
                 "dragonfly Valiant routing: minimal to a random intermediate group, then minimal to the destination",
                 {tie_param()},
@@ -241,7 +244,7 @@ void register_dragonfly_routing(RoutingRegistry& registry) {
                             "then minimally to the destination: at most 5 router hops (local, global, local, "
                             "global, local) plus 2 endpoint links. Flows inside one group, and every flow when g = "
                             "2, route minimally.") +
-                    kCommon});
+                    kCommon + kNoDetour});
   registry.add({"dfugal",
                 "dragonfly UGAL-style adaptive routing: per flow, minimal or Valiant by the paths already placed",
                 {tie_param()},
@@ -253,8 +256,9 @@ void register_dragonfly_routing(RoutingRegistry& registry) {
                             "one at a time in flow-index order, keeping a count per directed link of the paths "
                             "already placed on it. For each flow the candidates are its dfmin path and its "
                             "dfvaliant path (exactly as those routings give them for the same run seed); each costs "
-                            "(largest count on one of its links + 1) x (its number of links, endpoint links "
-                            "included), and Valiant is taken only when strictly cheaper (ties to minimal). The "
+                            "(largest count on one of its router-to-router links + 1) x (its number of links); the "
+                            "endpoint links, common to both, are left out of the count. Valiant is taken only when "
+                            "strictly cheaper (ties to minimal). The "
                             "chosen path's links then count one more path. Flows without a detour (same group, or "
                             "g = 2) route minimally; a candidate crossing a failed link is not used. The routing is "
                             "sequential, so its result never depends on the thread count, but it depends on the "

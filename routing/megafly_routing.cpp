@@ -179,7 +179,7 @@ class MegaflyUgal : public LoadAwareRouting {
   static std::uint64_t cost(const ShortPath& path, std::span<const std::uint32_t> load) {
     std::uint32_t worst = 0;
     for (std::uint32_t i = 1; i + 1 < path.length; ++i) worst = std::max(worst, load[path.links[i]]);
-    return std::uint64_t{worst} * path.length;
+    return (std::uint64_t{worst} + 1) * path.length;
   }
 
   MegaflyPaths paths_;
@@ -209,7 +209,8 @@ const char* const kMinimalRule =
     "global links to the destination group (group port o*m + c, spine (o*m + c) div h) -> that global link "
     "-> the spine it lands on -> destination leaf -> endpoint: 5 links. Within a group: leaf -> spine -> "
     "leaf (4 links), or 2 links on the same leaf. With parallel=dest, c = dst mod m and the spine inside a "
-    "group is dst mod spines. A flow whose path crosses a failed link is unroutable.";
+    "group is dst mod spines.";
+const char* const kNoDetour = " A flow whose path crosses a failed link is unroutable (no alternative is tried).";
 
 }  // namespace
 
@@ -218,7 +219,7 @@ void register_megafly_routing(RoutingRegistry& registry) {
                 "minimal routing for megafly (dragonfly+), choosing among parallel spine paths",
                 {parallel_param()},
                 make<MegaflyMinimal>("mfmin"),
-                std::string("One path per flow, split 1.") + kMinimalRule});
+                std::string("One path per flow, split 1.") + kMinimalRule + kNoDetour});
   registry.add(
       {"mfvaliant",
        "Valiant routing for megafly through a random intermediate group",
@@ -231,7 +232,7 @@ void register_megafly_routing(RoutingRegistry& registry) {
                    "with parallel=dest): at most 8 links. Flows inside one group, and every flow when g = 2, take "
                    "the minimal path (a detour through another group could not be shorter or less shared than "
                    "the group's own spines).") +
-           kMinimalRule});
+           kMinimalRule + kNoDetour});
   registry.add(
       {"mfugal",
        "UGAL-style adaptive routing for megafly: minimal or Valiant per flow from current link loads",
@@ -240,7 +241,7 @@ void register_megafly_routing(RoutingRegistry& registry) {
        std::string("Flows are placed one at a time in flow-index order (sequentially, so the result does not "
                    "depend on the thread count), keeping a count of the paths already placed on every link. "
                    "Each flow computes its minimal path and its mfvaliant path (same seed, same choices); cost "
-                   "= (largest count on a router-to-router link of the path) x (path length in links); the "
+                   "= (largest count on a router-to-router link of the path + 1) x (path length in links); the "
                    "endpoint links, common to both, are left out. The Valiant path is taken only when its cost "
                    "is strictly lower (ties go to minimal), or when the minimal path crosses a failed link.") +
            kMinimalRule});
