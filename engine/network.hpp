@@ -11,6 +11,11 @@
 
 namespace interflow {
 
+// The largest network supported: vertex ids and CSR offsets are 32-bit. Topologies check their
+// sizes against these before allocating anything.
+inline constexpr std::uint64_t kMaxNetworkVertices = 1ULL << 31;
+inline constexpr std::uint64_t kMaxNetworkLinks = 4'000'000'000ULL;
+
 enum class VertexKind : std::uint8_t {
   Endpoint,  // a server with its own link(s) to the network
   Switch,    // a switch or router; may also host endpoints directly (direct networks)

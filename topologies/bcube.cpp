@@ -7,13 +7,6 @@
 
 namespace interflow::topo {
 
-namespace {
-
-constexpr std::uint64_t kMaxVertices = 1ULL << 31;
-constexpr std::uint64_t kMaxLinks = 4'000'000'000ULL;
-
-}  // namespace
-
 BCubeTopology::BCubeTopology(std::uint32_t n, std::uint32_t k, const LinkDefaults& defaults)
     : Topology("bcube"), n_(n), k_(k) {
   const std::string what = "bcube n=" + std::to_string(n) + ", k=" + std::to_string(k);
@@ -21,7 +14,7 @@ BCubeTopology::BCubeTopology(std::uint32_t n, std::uint32_t k, const LinkDefault
   if (k > kMaxLevel) throw InputError(what + ": k (highest level) must be at most " + std::to_string(kMaxLevel));
   pow_n_[0] = 1;
   for (std::uint32_t i = 1; i <= k + 1; ++i) {
-    if (pow_n_[i - 1] * n > kMaxVertices)
+    if (pow_n_[i - 1] * n > kMaxNetworkVertices)
       throw InputError(what + ": n^(k+1) = " + std::to_string(n) + "^" + std::to_string(k + 1) +
                        " servers is more than 2^31, the largest network supported");
     pow_n_[i] = pow_n_[i - 1] * n;
@@ -30,10 +23,10 @@ BCubeTopology::BCubeTopology(std::uint32_t n, std::uint32_t k, const LinkDefault
   const std::uint64_t servers = pow_n_[k + 1];
   const std::uint64_t switches = (k + 1) * pow_n_[k];
   const std::uint64_t cables = (k + 1) * servers;
-  if (servers + switches > kMaxVertices)
+  if (servers + switches > kMaxNetworkVertices)
     throw InputError(what + ": " + std::to_string(servers + switches) +
                      " vertices (servers plus switches) is more than 2^31, the largest network supported");
-  if (2 * cables > kMaxLinks)
+  if (2 * cables > kMaxNetworkLinks)
     throw InputError(what + ": " + std::to_string(2 * cables) +
                      " directed links is more than 4e9, the largest network supported");
   servers_ = static_cast<std::uint32_t>(servers);

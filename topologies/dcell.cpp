@@ -7,13 +7,6 @@
 
 namespace interflow::topo {
 
-namespace {
-
-constexpr std::uint64_t kMaxVertices = 1ULL << 31;
-constexpr std::uint64_t kMaxLinks = 4'000'000'000ULL;
-
-}  // namespace
-
 DCellTopology::DCellTopology(std::uint32_t n, std::uint32_t k, const LinkDefaults& defaults)
     : Topology("dcell"), n_(n), k_(k) {
   const std::string what = "dcell n=" + std::to_string(n) + ", k=" + std::to_string(k);
@@ -23,7 +16,7 @@ DCellTopology::DCellTopology(std::uint32_t n, std::uint32_t k, const LinkDefault
   t_.assign(k + 1, n);
   for (std::uint32_t l = 1; l <= k; ++l) {
     const std::uint64_t size = (static_cast<std::uint64_t>(t_[l - 1]) + 1) * t_[l - 1];
-    if (size > kMaxVertices)
+    if (size > kMaxNetworkVertices)
       throw InputError(what + ": t_" + std::to_string(l) + " = " + std::to_string(size) +
                        " servers is more than 2^31, the largest network supported");
     t_[l] = static_cast<std::uint32_t>(size);
@@ -31,10 +24,10 @@ DCellTopology::DCellTopology(std::uint32_t n, std::uint32_t k, const LinkDefault
   const std::uint64_t servers = t_[k];
   const std::uint64_t switches = servers / n;
   const std::uint64_t cables = servers + servers * k / 2;  // one mini-switch cable each, k level links per 2
-  if (servers + switches > kMaxVertices)
+  if (servers + switches > kMaxNetworkVertices)
     throw InputError(what + ": " + std::to_string(servers + switches) +
                      " vertices (servers plus switches) is more than 2^31, the largest network supported");
-  if (2 * cables > kMaxLinks)
+  if (2 * cables > kMaxNetworkLinks)
     throw InputError(what + ": " + std::to_string(2 * cables) +
                      " directed links is more than 4e9, the largest network supported");
 

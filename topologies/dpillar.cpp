@@ -7,9 +7,7 @@
 
 namespace interflow::topo {
 
-namespace {
-constexpr std::uint64_t kMaxVertices = 1ULL << 31;
-}
+namespace {}
 
 DPillarTopology::DPillarTopology(std::uint32_t n, std::uint32_t k, const LinkDefaults& defaults)
     : Topology("dpillar"), n_(n), k_(k) {
@@ -18,14 +16,14 @@ DPillarTopology::DPillarTopology(std::uint32_t n, std::uint32_t k, const LinkDef
   if (k < 2) throw InputError(what + ": k (server columns) must be at least 2");
   pow_m_.assign(k + 1, 1);
   for (std::uint32_t i = 1; i <= k; ++i) {
-    if (pow_m_[i - 1] * m() * k > kMaxVertices)
+    if (pow_m_[i - 1] * m() * k > kMaxNetworkVertices)
       throw InputError(what + ": k * (n/2)^k servers is more than 2^31, the largest network supported");
     pow_m_[i] = pow_m_[i - 1] * m();
   }
   per_column_ = static_cast<std::uint32_t>(pow_m_[k]);
   const std::uint64_t servers = static_cast<std::uint64_t>(k) * per_column_;
   const std::uint64_t switches = static_cast<std::uint64_t>(k) * pow_m_[k - 1];
-  if (servers + switches > kMaxVertices)
+  if (servers + switches > kMaxNetworkVertices)
     throw InputError(what + ": " + std::to_string(servers + switches) +
                      " vertices is more than 2^31, the largest network supported");
 

@@ -12,9 +12,6 @@ namespace interflow::topo {
 
 namespace {
 
-constexpr std::uint64_t kMaxVertices = 1ULL << 31;
-constexpr std::uint64_t kMaxLinks = 4'000'000'000ULL;
-
 struct ArrangementName {
   DragonflyArrangement value;
   const char* name;
@@ -63,11 +60,11 @@ DragonflyTopology::DragonflyTopology(std::uint32_t a, std::uint32_t p, std::uint
   const std::uint64_t routers = std::uint64_t{a} * groups;
   const std::uint64_t endpoints = routers * p;
   const std::uint64_t vertices = endpoints + routers;
-  if (vertices > kMaxVertices)
+  if (vertices > kMaxNetworkVertices)
     throw InputError(what + ": " + std::to_string(vertices) + " vertices (" + std::to_string(endpoints) +
                      " endpoints plus routers) is more than 2^31, the largest network supported");
   const std::uint64_t cables = endpoints + groups * (std::uint64_t{a} * (a - 1) / 2) + groups * global_ports / 2;
-  if (2 * cables > kMaxLinks)
+  if (2 * cables > kMaxNetworkLinks)
     throw InputError(what + ": " + std::to_string(2 * cables) +
                      " directed links is more than 4e9, the largest network supported");
   g_ = static_cast<std::uint32_t>(groups);

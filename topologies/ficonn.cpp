@@ -7,13 +7,6 @@
 
 namespace interflow::topo {
 
-namespace {
-
-constexpr std::uint64_t kMaxVertices = 1ULL << 31;
-constexpr std::uint64_t kMaxLinks = 4'000'000'000ULL;
-
-}  // namespace
-
 FiConnTopology::FiConnTopology(std::uint32_t n, std::uint32_t k, const LinkDefaults& defaults)
     : Topology("ficonn"), n_(n), k_(k) {
   const std::string what = "ficonn n=" + std::to_string(n) + ", k=" + std::to_string(k);
@@ -29,7 +22,7 @@ FiConnTopology::FiConnTopology(std::uint32_t n, std::uint32_t k, const LinkDefau
                        " servers is not divisible by 2^" + std::to_string(l) + ", so FiConn_" + std::to_string(l - 1) +
                        " has no even number of free backup ports");
     const std::uint64_t servers = prev * ((prev >> l) + 1);
-    if (servers > kMaxVertices)
+    if (servers > kMaxNetworkVertices)
       throw InputError(what + ": N_" + std::to_string(l) + " = " + std::to_string(servers) +
                        " servers is more than 2^31, the largest network supported");
     size_[l] = static_cast<std::uint32_t>(servers);
@@ -38,10 +31,10 @@ FiConnTopology::FiConnTopology(std::uint32_t n, std::uint32_t k, const LinkDefau
   const std::uint64_t switches = servers / n;
   const std::uint64_t free_backup = servers >> k;  // b_k = N_k / 2^k
   const std::uint64_t cables = servers + (servers - free_backup) / 2;
-  if (servers + switches > kMaxVertices)
+  if (servers + switches > kMaxNetworkVertices)
     throw InputError(what + ": " + std::to_string(servers + switches) +
                      " vertices (servers plus switches) is more than 2^31, the largest network supported");
-  if (2 * cables > kMaxLinks)
+  if (2 * cables > kMaxNetworkLinks)
     throw InputError(what + ": " + std::to_string(2 * cables) +
                      " directed links is more than 4e9, the largest network supported");
 

@@ -7,8 +7,6 @@ namespace interflow::topo {
 
 namespace {
 
-constexpr std::uint64_t kMaxVertices = 1ULL << 31;
-
 std::string shape(const std::string& family, std::uint32_t alpha, std::uint32_t beta, std::uint32_t h,
                   std::uint32_t gamma) {
   if (family == "hcn") return "hcn n=" + std::to_string(alpha) + ", h=" + std::to_string(h);
@@ -37,22 +35,22 @@ HcnTopology::HcnTopology(std::string family, std::uint32_t alpha, std::uint32_t 
   pow_alpha_[0] = 1;
   ones_[0] = 0;
   for (std::uint32_t i = 1; i <= h + 1; ++i) {
-    if (pow_alpha_[i - 1] * alpha > kMaxVertices) throw too_big("alpha^(h+1) servers");
+    if (pow_alpha_[i - 1] * alpha > kMaxNetworkVertices) throw too_big("alpha^(h+1) servers");
     pow_alpha_[i] = pow_alpha_[i - 1] * alpha;
     ones_[i] = ones_[i - 1] + pow_alpha_[i - 1];
   }
   std::uint64_t copies = 1;
   if (is_bcn()) {
     const std::uint64_t unit = pow_alpha_[gamma] * beta;
-    if (unit >= kMaxVertices) throw too_big("alpha^gamma * beta followers per unit");
+    if (unit >= kMaxNetworkVertices) throw too_big("alpha^gamma * beta followers per unit");
     followers_per_unit_ = static_cast<std::uint32_t>(unit);
     copies = unit + 1;
   }
   // copies and alpha^h are each below 2^31, so their product fits; check it before multiplying further.
   const std::uint64_t switches = copies * pow_alpha_[h];
-  if (switches > kMaxVertices) throw too_big(std::to_string(switches) + " switches");
+  if (switches > kMaxNetworkVertices) throw too_big(std::to_string(switches) + " switches");
   const std::uint64_t servers = switches * (static_cast<std::uint64_t>(alpha) + beta);
-  if (servers + switches > kMaxVertices)
+  if (servers + switches > kMaxNetworkVertices)
     throw too_big(std::to_string(servers) + " servers plus " + std::to_string(switches) + " switches");
   copies_ = static_cast<std::uint32_t>(copies);
 

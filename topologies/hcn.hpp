@@ -73,7 +73,9 @@ class HcnTopology : public Topology {
   // The BCN cable between units B_a^v and B_b^v (a != b): the follower of B_a^v it leaves from.
   VertexId bcn_bridge(std::uint32_t a, std::uint32_t b, std::uint32_t v) const;
   // The unit v of a server in a BCN (the switch digits above gamma).
-  std::uint32_t unit_of(VertexId server) const { return switch_of(server) / static_cast<std::uint32_t>(pow_alpha_[gamma_]); }
+  std::uint32_t unit_of(VertexId server) const {
+    return switch_of(server) / static_cast<std::uint32_t>(pow_alpha_[gamma_]);
+  }
 
   // Longest path of the hierarchical routings, in links (server hops are links / 2 for switch crossings).
   std::uint32_t fdim_bound_links(std::uint32_t level) const { return 3 * (1u << level) - 1; }

@@ -7,9 +7,6 @@ namespace interflow::topo {
 
 namespace {
 
-constexpr std::uint64_t kMaxVertices = 1ULL << 31;
-constexpr std::uint64_t kMaxLinks = 4'000'000'000ULL;
-
 std::string shape(const std::string& family, const std::vector<std::uint32_t>& dims, std::uint32_t k, std::uint32_t p) {
   std::string s = family + " S=";
   for (std::size_t i = 0; i < dims.size(); ++i) s += (i ? "x" : "") + std::to_string(dims[i]);
@@ -35,16 +32,16 @@ HyperXTopology::HyperXTopology(std::string family, std::vector<std::uint32_t> di
     offset_.push_back(static_cast<std::uint32_t>(radix - p_));
     routers *= s;
     radix += static_cast<std::uint64_t>(s - 1) * k_;
-    if (routers > kMaxVertices || radix > kMaxVertices)
+    if (routers > kMaxNetworkVertices || radix > kMaxNetworkVertices)
       throw InputError(what + ": more than 2^31 routers or ports per router, the largest network supported");
   }
   const std::uint64_t endpoints = routers * p_;
   const std::uint64_t vertices = endpoints + routers;
   const std::uint64_t cables = endpoints + routers * (radix - p_) / 2;
-  if (vertices > kMaxVertices)
+  if (vertices > kMaxNetworkVertices)
     throw InputError(what + ": " + std::to_string(vertices) +
                      " vertices (routers plus endpoints) is more than 2^31, the largest network supported");
-  if (2 * cables > kMaxLinks)
+  if (2 * cables > kMaxNetworkLinks)
     throw InputError(what + ": " + std::to_string(2 * cables) +
                      " directed links is more than 4e9, the largest network supported");
   routers_ = static_cast<std::uint32_t>(routers);

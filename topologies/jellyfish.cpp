@@ -10,8 +10,6 @@ namespace interflow::topo {
 
 namespace {
 
-constexpr std::uint64_t kMaxVertices = 1ULL << 31;
-constexpr std::uint64_t kMaxLinks = 4'000'000'000ULL;
 constexpr std::uint32_t kAttempts = 16;
 
 // An r-regular graph under construction: degree-bounded adjacency rows plus an edge list that
@@ -237,10 +235,10 @@ JellyfishTopology::JellyfishTopology(std::uint32_t switches, std::uint32_t ports
   const std::uint64_t endpoints = static_cast<std::uint64_t>(n_) * p_;
   const std::uint64_t vertices = endpoints + n_;
   const std::uint64_t cables = endpoints + static_cast<std::uint64_t>(n_) * r_ / 2;
-  if (vertices > kMaxVertices)
+  if (vertices > kMaxNetworkVertices)
     throw InputError(what + ": " + std::to_string(vertices) +
                      " vertices (N*(k-r) servers plus N switches) is more than 2^31, the largest network supported");
-  if (2 * cables > kMaxLinks)
+  if (2 * cables > kMaxNetworkLinks)
     throw InputError(what + ": " + std::to_string(2 * cables) +
                      " directed links is more than 4e9, the largest network supported");
 

@@ -7,9 +7,6 @@ namespace interflow::topo {
 
 namespace {
 
-constexpr std::uint64_t kMaxVertices = 1ULL << 31;
-constexpr std::uint64_t kMaxLinks = 4'000'000'000ULL;
-
 std::string shape(std::uint32_t leaves, std::uint32_t spines, std::uint32_t p, std::uint32_t h, std::uint32_t g) {
   return "megafly leaves=" + std::to_string(leaves) + ", spines=" + std::to_string(spines) +
          ", p=" + std::to_string(p) + ", h=" + std::to_string(h) + ", g=" + std::to_string(g);
@@ -35,10 +32,10 @@ MegaflyTopology::MegaflyTopology(std::uint32_t leaves, std::uint32_t spines, std
   const std::uint64_t endpoints = std::uint64_t{g} * leaves * p;
   const std::uint64_t routers = std::uint64_t{g} * (leaves + spines);
   const std::uint64_t cables = endpoints + std::uint64_t{g} * leaves * spines + std::uint64_t{g} * ports / 2;
-  if (endpoints + routers > kMaxVertices)
+  if (endpoints + routers > kMaxNetworkVertices)
     throw InputError(what + ": " + std::to_string(endpoints + routers) +
                      " vertices (endpoints plus routers) is more than 2^31, the largest network supported");
-  if (2 * cables > kMaxLinks)
+  if (2 * cables > kMaxNetworkLinks)
     throw InputError(what + ": " + std::to_string(2 * cables) +
                      " directed links is more than 4e9, the largest network supported");
   endpoints_ = static_cast<std::uint32_t>(endpoints);

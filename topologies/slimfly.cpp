@@ -7,9 +7,6 @@ namespace interflow::topo {
 
 namespace {
 
-constexpr std::uint64_t kMaxVertices = 1ULL << 31;
-constexpr std::uint64_t kMaxLinks = 4'000'000'000ULL;
-
 std::string shape(std::uint32_t q, std::uint32_t p) {
   return "slimfly q=" + std::to_string(q) + ", p=" + std::to_string(p);
 }
@@ -55,10 +52,10 @@ SlimFlyTopology::SlimFlyTopology(std::uint32_t q, std::uint32_t p, const LinkDef
   const auto radix = static_cast<std::uint64_t>((3 * std::int64_t{q} - delta_) / 2);  // k' = (3q - δ)/2
   const std::uint64_t endpoints = routers * p;
   const std::uint64_t cables = endpoints + routers * radix / 2;
-  if (endpoints + routers > kMaxVertices)
+  if (endpoints + routers > kMaxNetworkVertices)
     throw InputError(what + ": " + std::to_string(endpoints + routers) +
                      " vertices (endpoints plus routers) is more than 2^31, the largest network supported");
-  if (2 * cables > kMaxLinks)
+  if (2 * cables > kMaxNetworkLinks)
     throw InputError(what + ": " + std::to_string(2 * cables) +
                      " directed links is more than 4e9, the largest network supported");
 

@@ -9,9 +9,6 @@ namespace interflow::topo {
 
 namespace {
 
-constexpr std::uint64_t kMaxVertices = 1ULL << 31;
-constexpr std::uint64_t kMaxLinks = 4'000'000'000ULL;
-
 std::string shape(const std::string& family, std::uint32_t k, std::uint32_t kp, std::uint32_t n) {
   std::string s = family + " k=" + std::to_string(k);
   if (family != "fattree") s += ", kp=" + std::to_string(kp);
@@ -31,7 +28,7 @@ TreeTopology::TreeTopology(std::string family, std::uint32_t k, std::uint32_t kp
   // Endpoints k^n, checked before any power can overflow (k < 2^32 and the bound is 2^31).
   pow_k_[0] = pow_kp_[0] = 1;
   for (std::uint32_t i = 1; i <= n; ++i) {
-    if (i > kMaxLevels || pow_k_[i - 1] * k > kMaxVertices)
+    if (i > kMaxLevels || pow_k_[i - 1] * k > kMaxNetworkVertices)
       throw InputError(what + ": k^n = " + std::to_string(k) + "^" + std::to_string(n) +
                        " endpoints is more than 2^31, the largest network supported");
     pow_k_[i] = pow_k_[i - 1] * k;
@@ -42,15 +39,15 @@ TreeTopology::TreeTopology(std::string family, std::uint32_t k, std::uint32_t kp
   std::uint64_t vertices = endpoints, cables = endpoints;
   level_first_.assign(n + 1, 0);
   for (std::uint32_t l = 0; l < n; ++l) {
-    level_first_[l] = static_cast<std::uint32_t>(std::min(vertices, kMaxVertices));
+    level_first_[l] = static_cast<std::uint32_t>(std::min(vertices, kMaxNetworkVertices));
     const std::uint64_t size = pow_k_[n - 1 - l] * pow_kp_[l];
     vertices += size;
     if (l + 1 < n) cables += size * kp;
   }
-  if (vertices > kMaxVertices)
+  if (vertices > kMaxNetworkVertices)
     throw InputError(what + ": " + std::to_string(vertices) + " vertices (" + std::to_string(endpoints) +
                      " endpoints plus switches) is more than 2^31, the largest network supported");
-  if (2 * cables > kMaxLinks)
+  if (2 * cables > kMaxNetworkLinks)
     throw InputError(what + ": " + std::to_string(2 * cables) +
                      " directed links is more than 4e9, the largest network supported");
   level_first_[n] = static_cast<std::uint32_t>(vertices);

@@ -9,8 +9,6 @@ namespace interflow::topo {
 
 namespace {
 
-constexpr std::uint64_t kMaxVertices = 1ULL << 31;
-constexpr std::uint64_t kMaxLinks = 4'000'000'000ULL;
 constexpr std::uint32_t kMaxArity = 1 << 16;
 constexpr std::uint64_t kSpanCap = 1ULL << 40;
 
@@ -47,7 +45,7 @@ XgftTopology::XgftTopology(std::string family, std::vector<std::uint32_t> m, std
     m_span_[l] = m_span_[l - 1] * m_[l - 1];
     w_span_[l] = w_span_[l - 1] * w_[l - 1];
     up_span_[l] = std::min(kSpanCap, up_span_[l - 1] * w_[l - 1] * c_[l - 1]);
-    if (m_span_[l] > kMaxVertices || w_span_[l] > kMaxVertices)
+    if (m_span_[l] > kMaxNetworkVertices || w_span_[l] > kMaxNetworkVertices)
       throw InputError(what + ": prod m_i or prod w_i exceeds 2^31, the largest network supported");
   }
   const std::uint64_t endpoints = m_span_[h_];
@@ -55,13 +53,13 @@ XgftTopology::XgftTopology(std::string family, std::vector<std::uint32_t> m, std
   std::uint64_t vertices = 0, cables = 0;
   level_first_.assign(h_ + 2, 0);
   for (std::uint32_t l = 0; l <= h_; ++l) {
-    level_first_[l] = static_cast<std::uint32_t>(std::min(vertices, kMaxVertices));
+    level_first_[l] = static_cast<std::uint32_t>(std::min(vertices, kMaxNetworkVertices));
     const std::uint64_t size = endpoints / m_span_[l] * w_span_[l];  // prod_{i>l} m_i * prod_{i<=l} w_i
     vertices += size;
     if (l < h_) cables += size * w_[l] * c_[l];
-    if (vertices > kMaxVertices)
+    if (vertices > kMaxNetworkVertices)
       throw InputError(what + ": more than 2^31 vertices (endpoints plus switches), the largest network supported");
-    if (2 * cables > kMaxLinks)
+    if (2 * cables > kMaxNetworkLinks)
       throw InputError(what + ": more than 4e9 directed links, the largest network supported");
   }
   level_first_[h_ + 1] = static_cast<std::uint32_t>(vertices);
