@@ -66,7 +66,9 @@ Action add_topo_command(CLI::App& app, const Plugins& plugins) {
       }
     }
     const DistanceReport dist =
-        o->no_distances ? DistanceReport{} : DistanceAnalysis(o->work_limit, o->samples, o->seed).run(net);
+        o->no_distances
+            ? DistanceReport{}
+            : DistanceAnalysis(o->work_limit, o->samples, o->seed).run(net, topology->endpoints_symmetric());
     if (!o->export_file.empty()) {
       std::ofstream out(o->export_file);
       if (!out) throw InputError("--export: cannot write '" + o->export_file + "'");
@@ -97,6 +99,7 @@ Action add_topo_command(CLI::App& app, const Plugins& plugins) {
         j.field("diameter_links", dist.diameter_links);
         j.field("mean_distance_links", dist.mean_links);
         j.field("distances_exact", dist.exact);
+        j.field("distances_by_symmetry", dist.by_symmetry);
         j.field("distance_sources", dist.sources);
         j.field("disconnected_pairs", dist.disconnected_pairs);
       }
@@ -122,7 +125,10 @@ Action add_topo_command(CLI::App& app, const Plugins& plugins) {
     } else {
       std::cout << "  diameter             " << dist.diameter_links << " links" << (dist.exact ? "" : " (sampled)")
                 << "\n  mean distance        " << dist.mean_links << " links"
-                << (dist.exact ? " (exact)" : " (sampled from " + std::to_string(dist.sources) + " sources)") << "\n";
+                << (dist.by_symmetry ? " (exact, by symmetry)"
+                    : dist.exact     ? " (exact)"
+                                     : " (sampled from " + std::to_string(dist.sources) + " sources)")
+                << "\n";
     }
     if (dist.disconnected_pairs) std::cout << "  disconnected pairs   " << dist.disconnected_pairs << "\n";
     std::cout << "  build time           " << build_seconds << " s, peak memory "

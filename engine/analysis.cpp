@@ -119,7 +119,7 @@ DistanceReport exact_distances(const Network& net, const std::vector<Group>& gro
 
 }  // namespace
 
-DistanceReport DistanceAnalysis::run(const Network& net) const {
+DistanceReport DistanceAnalysis::run(const Network& net, bool endpoints_symmetric) const {
   const std::uint32_t n = net.num_endpoints();
   std::vector<std::uint32_t> group_of(net.num_vertices(), kNone);
   std::vector<Group> groups;
@@ -133,18 +133,32 @@ DistanceReport DistanceAnalysis::run(const Network& net) const {
   }
   if (static_cast<double>(groups.size()) * net.num_links() <= static_cast<double>(work_limit_) || n <= samples_)
     return exact_distances(net, groups, group_of);
+  if (endpoints_symmetric) {
+    // Every endpoint sees the same distances: one search from endpoint 0 is exact for all pairs.
+    DistanceReport report = from_sources(net, {0});
+    report.exact = report.by_symmetry = true;
+    report.sources = n;
+    report.disconnected_pairs *= n;
+    return report;
+  }
   return sampled(net);
 }
 
 DistanceReport DistanceAnalysis::sampled(const Network& net) const {
-  DistanceReport report;
-  report.exact = false;
   const std::uint32_t n = net.num_endpoints();
   Rng rng(derive_seed(seed_, Stream::Topology, 1));
   std::vector<EndpointId> sources(n);
   for (EndpointId e = 0; e < n; ++e) sources[e] = e;
   for (std::uint32_t i = 0; i < samples_; ++i) std::swap(sources[i], sources[i + rng.below(n - i)]);
   sources.resize(samples_);
+  DistanceReport report = from_sources(net, sources);
+  report.exact = false;
+  return report;
+}
+
+DistanceReport DistanceAnalysis::from_sources(const Network& net, const std::vector<EndpointId>& sources) const {
+  DistanceReport report;
+  const std::uint32_t n = net.num_endpoints();
   report.sources = sources.size();
   // How many endpoints sit on each vertex (direct networks may host several on one router).
   std::vector<std::uint32_t> hosted(net.num_vertices(), 0);

@@ -3,13 +3,15 @@
 // mode runs one breadth-first search per attachment vertex (the switch behind single-homed
 // endpoints, shared by all of them); when that is too costly, a seeded sample of source endpoints.
 #include <cstdint>
+#include <vector>
 
 #include "engine/network.hpp"
 
 namespace interflow {
 
 struct DistanceReport {
-  bool exact = true;  // false: from `sources` sampled endpoints
+  bool exact = true;         // false: from `sources` sampled endpoints
+  bool by_symmetry = false;  // exact from one source, as every endpoint sees the same distances
   std::uint64_t sources = 0;
   std::uint32_t diameter_links = 0;  // largest finite endpoint-to-endpoint distance seen
   double mean_links = 0;             // mean over ordered pairs of distinct, connected endpoints
@@ -22,10 +24,13 @@ class DistanceAnalysis {
   // otherwise from `samples` seeded source endpoints.
   DistanceAnalysis(std::uint64_t work_limit = 4'000'000'000ULL, std::uint32_t samples = 1000, std::uint64_t seed = 1)
       : work_limit_(work_limit), samples_(samples), seed_(seed) {}
-  DistanceReport run(const Network& net) const;
+  // endpoints_symmetric: the network's automorphisms map any endpoint to any other (e.g. a torus),
+  // so one search is exact when the exact computation would be too costly.
+  DistanceReport run(const Network& net, bool endpoints_symmetric = false) const;
 
  private:
   DistanceReport sampled(const Network& net) const;
+  DistanceReport from_sources(const Network& net, const std::vector<EndpointId>& sources) const;
 
   std::uint64_t work_limit_;
   std::uint32_t samples_;

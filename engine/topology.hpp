@@ -33,6 +33,9 @@ class Topology {
   virtual std::vector<std::uint32_t> endpoint_grid() const { return {}; }
   // Closed-form facts (bisection width, diameter, ...) the family knows.
   virtual std::vector<TopologyFact> facts() const { return {}; }
+  // True when the network's automorphisms map any endpoint to any other (a torus, not a mesh): one
+  // distance search then stands for all.
+  virtual bool endpoints_symmetric() const { return false; }
   // The routing used when the user names none.
   virtual std::string default_routing() const { return "bfs"; }
 

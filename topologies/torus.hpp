@@ -29,6 +29,7 @@ class TorusTopology : public Topology {
   std::vector<std::uint32_t> endpoint_grid() const override;
   std::vector<TopologyFact> facts() const override;
   std::string default_routing() const override { return "dor"; }
+  bool endpoints_symmetric() const override { return wrap_; }
 
  private:
   std::vector<std::uint32_t> dims_;
