@@ -1,6 +1,7 @@
+#include "engine/analysis.hpp"
+
 #include <doctest/doctest.h>
 
-#include "engine/analysis.hpp"
 #include "tests/support/test_support.hpp"
 
 using namespace interflow;

@@ -63,35 +63,10 @@ bool same_table(const PathTable& a, const PathTable& b) {
          std::equal(sa.begin(), sa.end(), sb.begin(), sb.end());
 }
 
-// igraph's all-pairs distances over the cables that are up (the oracle).
-std::vector<double> igraph_all_distances(const Network& net) {
-  igraph_vector_int_t edges;
-  igraph_vector_int_init(&edges, 0);
-  for (VertexId u = 0; u < net.num_vertices(); ++u)
-    for (LinkId l = net.out_begin(u); l < net.out_end(u); ++l)
-      if (net.target(l) > u && net.up(l)) {
-        igraph_vector_int_push_back(&edges, u);
-        igraph_vector_int_push_back(&edges, net.target(l));
-      }
-  igraph_t g;
-  igraph_create(&g, &edges, net.num_vertices(), IGRAPH_UNDIRECTED);
-  igraph_matrix_t m;
-  igraph_matrix_init(&m, 0, 0);
-  igraph_distances(&g, &m, igraph_vss_all(), igraph_vss_all(), IGRAPH_ALL);
-  const std::size_t n = net.num_vertices();
-  std::vector<double> d(n * n);
-  for (std::size_t i = 0; i < n; ++i)
-    for (std::size_t j = 0; j < n; ++j) d[i * n + j] = MATRIX(m, i, j);
-  igraph_matrix_destroy(&m);
-  igraph_destroy(&g);
-  igraph_vector_int_destroy(&edges);
-  return d;
-}
-
 // BFS lengths equal igraph's distances between the attachment vertices, and exactly the pairs
 // igraph finds disconnected are unroutable. Returns the number of unroutable flows.
 std::size_t check_lengths_match_igraph(const Network& net, const FlowSet& flows, const PathTable& paths) {
-  const std::vector<double> dist = igraph_all_distances(net);
+  const std::vector<double> dist = test::IgraphGraph(net).all_distances();
   const std::size_t n = net.num_vertices();
   std::size_t unroutable = 0;
   for (FlowId f = 0; f < flows.size(); ++f) {

@@ -3,10 +3,12 @@
 #include <igraph.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "engine/flows.hpp"
 #include "engine/network.hpp"
@@ -44,23 +46,61 @@ inline PathTable route(const Routing& routing, const Network& net, const FlowSet
   return routing.route_all(net, flows, ctx);
 }
 
-// igraph's diameter of the whole network (one undirected edge per cable), as an independent oracle.
+// The network as an undirected igraph graph, one edge per cable that is up; freed with the object.
+// igraph serves the tests as an independent oracle.
+class IgraphGraph {
+ public:
+  explicit IgraphGraph(const Network& net) {
+    igraph_vector_int_t edges;
+    igraph_vector_int_init(&edges, 0);
+    for (VertexId u = 0; u < net.num_vertices(); ++u)
+      for (LinkId l = net.out_begin(u); l < net.out_end(u); ++l)
+        if (net.target(l) > u && net.up(l)) {
+          igraph_vector_int_push_back(&edges, u);
+          igraph_vector_int_push_back(&edges, net.target(l));
+        }
+    igraph_create(&graph_, &edges, net.num_vertices(), IGRAPH_UNDIRECTED);
+    igraph_vector_int_destroy(&edges);
+  }
+  ~IgraphGraph() { igraph_destroy(&graph_); }
+  IgraphGraph(const IgraphGraph&) = delete;
+  IgraphGraph& operator=(const IgraphGraph&) = delete;
+  const igraph_t* get() const { return &graph_; }
+
+  // Distances between all vertices in links, row-major V x V; infinity when disconnected.
+  std::vector<double> all_distances() const {
+    igraph_matrix_t m;
+    igraph_matrix_init(&m, 0, 0);
+    igraph_distances(&graph_, &m, igraph_vss_all(), igraph_vss_all(), IGRAPH_ALL);
+    const auto n = static_cast<std::size_t>(igraph_vcount(&graph_));
+    std::vector<double> d(n * n);
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t j = 0; j < n; ++j) d[i * n + j] = MATRIX(m, i, j);
+    igraph_matrix_destroy(&m);
+    return d;
+  }
+
+ private:
+  igraph_t graph_;
+};
+
+// igraph's diameter of the whole network (all vertices, switches included).
 inline double igraph_graph_diameter(const Network& net) {
-  igraph_vector_int_t edges;
-  igraph_vector_int_init(&edges, 0);
-  for (VertexId u = 0; u < net.num_vertices(); ++u)
-    for (LinkId l = net.out_begin(u); l < net.out_end(u); ++l)
-      if (net.target(l) > u) {
-        igraph_vector_int_push_back(&edges, u);
-        igraph_vector_int_push_back(&edges, net.target(l));
-      }
-  igraph_t g;
-  igraph_create(&g, &edges, net.num_vertices(), IGRAPH_UNDIRECTED);
+  const IgraphGraph g(net);
   igraph_real_t diameter = 0;
-  igraph_diameter(&g, &diameter, nullptr, nullptr, nullptr, nullptr, IGRAPH_UNDIRECTED, true);
-  igraph_destroy(&g);
-  igraph_vector_int_destroy(&edges);
+  igraph_diameter(g.get(), &diameter, nullptr, nullptr, nullptr, nullptr, IGRAPH_UNDIRECTED, true);
   return diameter;
+}
+
+// igraph's largest endpoint-to-endpoint distance in links (infinity if some pair is disconnected).
+inline double igraph_endpoint_diameter(const Network& net) {
+  const std::vector<double> d = IgraphGraph(net).all_distances();
+  const std::size_t n = net.num_vertices();
+  double worst = 0;
+  for (EndpointId a = 0; a < net.num_endpoints(); ++a)
+    for (EndpointId b = 0; b < net.num_endpoints(); ++b)
+      worst = std::max(worst, d[net.endpoint_vertex(a) * n + net.endpoint_vertex(b)]);
+  return worst;
 }
 
 // A file in a per-process temporary directory, removed with the object.

@@ -23,35 +23,6 @@ std::uint64_t ipow(std::uint64_t b, std::uint32_t e) {
   return r;
 }
 
-// igraph's diameter over servers only is not available directly: take the largest finite
-// server-to-server distance of igraph's distance matrix.
-double igraph_server_diameter(const Network& net) {
-  igraph_vector_int_t edges;
-  igraph_vector_int_init(&edges, 0);
-  for (VertexId u = 0; u < net.num_vertices(); ++u)
-    for (LinkId l = net.out_begin(u); l < net.out_end(u); ++l)
-      if (net.target(l) > u) {
-        igraph_vector_int_push_back(&edges, u);
-        igraph_vector_int_push_back(&edges, net.target(l));
-      }
-  igraph_t g;
-  igraph_create(&g, &edges, net.num_vertices(), IGRAPH_UNDIRECTED);
-  igraph_matrix_t m;
-  igraph_matrix_init(&m, 0, 0);
-  const auto servers = static_cast<igraph_integer_t>(net.num_endpoints());
-  igraph_vs_t vs;
-  igraph_vs_range(&vs, 0, servers);
-  igraph_distances(&g, &m, vs, vs, IGRAPH_ALL);
-  double diameter = 0;
-  for (igraph_integer_t i = 0; i < servers; ++i)
-    for (igraph_integer_t j = 0; j < servers; ++j) diameter = std::max(diameter, MATRIX(m, i, j));
-  igraph_vs_destroy(&vs);
-  igraph_matrix_destroy(&m);
-  igraph_destroy(&g);
-  igraph_vector_int_destroy(&edges);
-  return diameter;
-}
-
 // Degrees of servers (endpoint vertices) and switches: {min server, max server, min switch, max switch}.
 std::array<std::uint32_t, 4> degrees(const Network& net) {
   std::array<std::uint32_t, 4> d{~0u, 0, ~0u, 0};
@@ -129,7 +100,7 @@ TEST_CASE("hcn: diameter is 2^(h+1) - 1 server hops = 3 * 2^h - 1 links") {
     CHECK(r.disconnected_pairs == 0);
     CHECK(r.diameter_links == 3 * (1u << h) - 1);
     CHECK(fact(*t, "diameter_links") == r.diameter_links);
-    if (t->network().num_vertices() <= 400) CHECK(igraph_server_diameter(t->network()) == r.diameter_links);
+    if (t->network().num_vertices() <= 400) CHECK(test::igraph_endpoint_diameter(t->network()) == r.diameter_links);
   }
 }
 
@@ -221,7 +192,7 @@ TEST_CASE("dpillar: diameter is max(k  floor(3k/2) - 2) server hops") {
     REQUIRE(r.exact);
     CHECK(r.disconnected_pairs == 0);
     CHECK(r.diameter_links == fact(*t, "diameter_links"));
-    if (t->network().num_vertices() <= 400) CHECK(igraph_server_diameter(t->network()) == r.diameter_links);
+    if (t->network().num_vertices() <= 400) CHECK(test::igraph_endpoint_diameter(t->network()) == r.diameter_links);
   }
 }
 

@@ -41,22 +41,11 @@ std::vector<std::vector<VertexId>> switch_neighbours(const topo::JellyfishTopolo
 
 // igraph's view (an independent oracle): diameter of the whole graph and whether it is connected.
 std::pair<double, bool> igraph_diameter_connected(const Network& net) {
-  igraph_vector_int_t edges;
-  igraph_vector_int_init(&edges, 0);
-  for (VertexId u = 0; u < net.num_vertices(); ++u)
-    for (LinkId l = net.out_begin(u); l < net.out_end(u); ++l)
-      if (net.target(l) > u) {
-        igraph_vector_int_push_back(&edges, u);
-        igraph_vector_int_push_back(&edges, net.target(l));
-      }
-  igraph_t g;
-  igraph_create(&g, &edges, net.num_vertices(), IGRAPH_UNDIRECTED);
+  const test::IgraphGraph g(net);
   igraph_real_t diameter = 0;
   igraph_bool_t connected = false;
-  igraph_diameter(&g, &diameter, nullptr, nullptr, nullptr, nullptr, false, true);
-  igraph_is_connected(&g, &connected, IGRAPH_WEAK);
-  igraph_destroy(&g);
-  igraph_vector_int_destroy(&edges);
+  igraph_diameter(g.get(), &diameter, nullptr, nullptr, nullptr, nullptr, false, true);
+  igraph_is_connected(g.get(), &connected, IGRAPH_WEAK);
   return {diameter, connected};
 }
 

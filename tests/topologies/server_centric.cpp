@@ -32,31 +32,6 @@ std::string spec(const std::string& family, std::uint64_t n, std::uint64_t k) {
   return family + ":n=" + std::to_string(n) + ",k=" + std::to_string(k);
 }
 
-// Largest endpoint-to-endpoint distance in links, from igraph's all-pairs distances (the oracle).
-std::uint32_t igraph_endpoint_diameter(const Network& net) {
-  igraph_vector_int_t edges;
-  igraph_vector_int_init(&edges, 0);
-  for (VertexId u = 0; u < net.num_vertices(); ++u)
-    for (LinkId l = net.out_begin(u); l < net.out_end(u); ++l)
-      if (net.target(l) > u) {
-        igraph_vector_int_push_back(&edges, u);
-        igraph_vector_int_push_back(&edges, net.target(l));
-      }
-  igraph_t g;
-  igraph_create(&g, &edges, net.num_vertices(), IGRAPH_UNDIRECTED);
-  igraph_matrix_t m;
-  igraph_matrix_init(&m, 0, 0);
-  igraph_distances(&g, &m, igraph_vss_all(), igraph_vss_all(), IGRAPH_ALL);
-  double worst = 0;
-  for (EndpointId a = 0; a < net.num_endpoints(); ++a)
-    for (EndpointId b = 0; b < net.num_endpoints(); ++b)
-      worst = std::max(worst, MATRIX(m, net.endpoint_vertex(a), net.endpoint_vertex(b)));
-  igraph_matrix_destroy(&m);
-  igraph_destroy(&g);
-  igraph_vector_int_destroy(&edges);
-  return static_cast<std::uint32_t>(worst);
-}
-
 // Largest server-to-server distance counted in server hops: two servers are one hop apart when
 // they share a switch or a direct cable (the papers' unit for DCell and FiConn path lengths).
 std::uint32_t server_hop_diameter(const Network& net) {
@@ -175,7 +150,7 @@ TEST_CASE("bcube: diameter is 2(k+1) links by DistanceAnalysis and igraph") {
     CHECK(report.exact);
     CHECK(report.disconnected_pairs == 0);
     CHECK(report.diameter_links == 2 * (k + 1));
-    CHECK(igraph_endpoint_diameter(topology->network()) == 2 * (k + 1));
+    CHECK(test::igraph_endpoint_diameter(topology->network()) == 2 * (k + 1));
   }
 }
 
@@ -240,7 +215,7 @@ TEST_CASE("dcell: server-hop diameter equals the 2^(k+1)-1 bound and link diamet
     const Network& net = topology->network();
     const DistanceReport report = DistanceAnalysis().run(net);
     CHECK(report.disconnected_pairs == 0);
-    if (net.num_vertices() <= 500) CHECK(report.diameter_links == igraph_endpoint_diameter(net));
+    if (net.num_vertices() <= 500) CHECK(report.diameter_links == test::igraph_endpoint_diameter(net));
     // The paper's bound 2^(k+1)-1 is attained on these sizes (also found by an independent script
     // that builds the servers' graph from BuildDCells' pair rule).
     CHECK(server_hop_diameter(net) == (1U << (k + 1)) - 1);
@@ -322,7 +297,7 @@ TEST_CASE("ficonn: server-hop diameter equals the 2^(k+1)-1 bound and link diame
     const Network& net = topology->network();
     const DistanceReport report = DistanceAnalysis().run(net);
     CHECK(report.disconnected_pairs == 0);
-    if (net.num_vertices() <= 500) CHECK(report.diameter_links == igraph_endpoint_diameter(net));
+    if (net.num_vertices() <= 500) CHECK(report.diameter_links == test::igraph_endpoint_diameter(net));
     // The paper's bound 2^(k+1)-1 is attained on these sizes (also found by an independent script
     // that builds the servers' graph from the construction's pair rule).
     CHECK(server_hop_diameter(net) == (1U << (k + 1)) - 1);
