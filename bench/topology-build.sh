@@ -24,6 +24,8 @@ specs=(
   "bcube:n=32,k=3"
   "dcell:n=32,k=2"
   "ficonn:n=64,k=2"
+  "gdcficonn:n=32,k=2,rule=beta"
+  "bcn:alpha=16,beta=10,h=2,gamma=1"
   "hcn:n=32,h=3"
   "dpillar:n=24,k=5"
 )

@@ -10,6 +10,16 @@
 
 namespace interflow {
 
+void check_network_size(const std::string& what, std::uint64_t vertices, const std::string& parts,
+                        std::uint64_t cables) {
+  if (vertices > kMaxNetworkVertices)
+    throw InputError(what + ": " + std::to_string(vertices) + " vertices (" + parts +
+                     ") is more than 2^31, the largest network supported");
+  if (2 * cables > kMaxNetworkLinks)
+    throw InputError(what + ": " + std::to_string(2 * cables) +
+                     " directed links is more than 4e9, the largest network supported");
+}
+
 VertexId Network::source(LinkId l) const {
   auto it = std::upper_bound(offset_.begin(), offset_.end(), l);
   return static_cast<VertexId>((it - offset_.begin()) - 1);

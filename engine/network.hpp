@@ -16,6 +16,11 @@ namespace interflow {
 inline constexpr std::uint64_t kMaxNetworkVertices = 1ULL << 31;
 inline constexpr std::uint64_t kMaxNetworkLinks = 4'000'000'000ULL;
 
+// Throws an InputError "<what>: <vertices> vertices (<parts>) is more than 2^31, ..." or the same for
+// 2 * cables directed links when a network of that size would exceed the limits above.
+void check_network_size(const std::string& what, std::uint64_t vertices, const std::string& parts,
+                        std::uint64_t cables);
+
 enum class VertexKind : std::uint8_t {
   Endpoint,  // a server with its own link(s) to the network
   Switch,    // a switch or router; may also host endpoints directly (direct networks)

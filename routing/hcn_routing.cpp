@@ -99,8 +99,10 @@ void register_hcn_routing(RoutingRegistry& registry) {
                 "Guo et al., IEEE Trans. Computers 62(7), 2013, BdimRouting. Source and destination in the same copy "
                 "B_u of HCN(alpha,h): FdimRouting (routing 'hcn'). Otherwise, with the source in unit B_u^v and the "
                 "destination in copy B_u': FdimRouting inside B_u^v to the follower cabled to B_u'^v, that cable, "
-                "then FdimRouting inside B_u' to the destination. At most (3 * 2^gamma - 1) + 1 + (3 * 2^h - 1) "
-                "links = 2^(gamma+1) + 2^(h+1) - 1 server hops. Stewart (CANDAR 2014) and Erickson et al. (FGCS "
+                "then FdimRouting inside B_u' to the destination (the follower cable is the one the topology's "
+                "connection rule, alpha or beta, gives). At most (3 * 2^gamma - 1) + 1 + (3 * 2^h - 1) links = "
+                "2^(gamma+1) + 2^(h+1) - 1 server hops; with gamma > h (one copy) it is FdimRouting. Stewart (CANDAR "
+                "2014) and Erickson et al. (FGCS "
                 "2017) give shorter-path variants, not implemented here. Deterministic single path; a failed link "
                 "on it makes the flow unroutable."});
 }

@@ -9,8 +9,7 @@ void register_builtin(RoutingRegistry& registry) {
   register_xgft_routing(registry);
   register_hyperx_routing(registry);
   register_bcube_routing(registry);
-  register_dcell_routing(registry);
-  register_ficonn_routing(registry);
+  register_recursive_dcn_routing(registry);
   register_megafly_routing(registry);
   register_slimfly_routing(registry);
   register_dragonfly_routing(registry);

@@ -18,8 +18,8 @@ void register_tree_routing(RoutingRegistry& registry);
 void register_xgft_routing(RoutingRegistry& registry);
 void register_hyperx_routing(RoutingRegistry& registry);
 void register_bcube_routing(RoutingRegistry& registry);
-void register_dcell_routing(RoutingRegistry& registry);
-void register_ficonn_routing(RoutingRegistry& registry);
+// dcell, ficonn and gdcproxy (routing/recursive_dcn_routing.cpp).
+void register_recursive_dcn_routing(RoutingRegistry& registry);
 void register_megafly_routing(RoutingRegistry& registry);
 void register_slimfly_routing(RoutingRegistry& registry);
 void register_dragonfly_routing(RoutingRegistry& registry);

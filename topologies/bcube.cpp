@@ -23,12 +23,7 @@ BCubeTopology::BCubeTopology(std::uint32_t n, std::uint32_t k, const LinkDefault
   const std::uint64_t servers = pow_n_[k + 1];
   const std::uint64_t switches = (k + 1) * pow_n_[k];
   const std::uint64_t cables = (k + 1) * servers;
-  if (servers + switches > kMaxNetworkVertices)
-    throw InputError(what + ": " + std::to_string(servers + switches) +
-                     " vertices (servers plus switches) is more than 2^31, the largest network supported");
-  if (2 * cables > kMaxNetworkLinks)
-    throw InputError(what + ": " + std::to_string(2 * cables) +
-                     " directed links is more than 4e9, the largest network supported");
+  check_network_size(what, servers + switches, "servers plus switches", cables);
   servers_ = static_cast<std::uint32_t>(servers);
   per_level_ = static_cast<std::uint32_t>(pow_n_[k]);
 
@@ -44,9 +39,15 @@ BCubeTopology::BCubeTopology(std::uint32_t n, std::uint32_t k, const LinkDefault
 }
 
 std::vector<TopologyFact> BCubeTopology::facts() const {
-  return {{"diameter_links", 2.0 * (k_ + 1),
-           "longest shortest path between servers, in links: k+1 server-switch-server hops, one per address digit "
-           "(Guo et al. 2009, Sec. 3.2)"}};
+  std::vector<TopologyFact> out{{"diameter_links", 2.0 * (k_ + 1),
+                                 "longest shortest path between servers, in links: k+1 server-switch-server hops, one "
+                                 "per address digit (Guo et al. 2009, Sec. 3.2)"}};
+  if (n_ % 2 == 0)
+    out.push_back({"bisection_cables", static_cast<double>(num_servers()) / 2,
+                   "cables crossing the cut between servers with top digit a_k < n/2 and >= n/2: each of the n^k "
+                   "level-k switches keeps n/2 servers on either side, N/2 cables; an upper bound on the minimum "
+                   "bisection"});
+  return out;
 }
 
 void register_bcube(TopologyRegistry& registry) {

@@ -195,6 +195,10 @@ std::vector<TopologyFact> DragonflyTopology::facts() const {
                  "global cables between every two groups: a*h / (g-1) (1 when g = a*h+1)"});
   out.push_back({"global_cables", static_cast<double>(std::uint64_t{g_} * a_ * h_ / 2),
                  "router-to-router cables between groups: g*a*h/2"});
+  if (g_ % 2 == 0)
+    out.push_back({"bisection_cables", static_cast<double>(g_ / 2) * (g_ / 2) * k_,
+                   "global cables crossing the cut between groups < g/2 and >= g/2 (every group whole, equal endpoint "
+                   "halves): (g/2)^2 * a*h/(g-1); an upper bound on the minimum bisection"});
   const double minimal = a_ >= 2 ? 5.0 : 3.0;
   out.push_back({"minimal_route_max_links", minimal,
                  "longest dfmin path in links: endpoint, local, global, local, endpoint (local hops only when "

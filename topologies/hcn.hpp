@@ -12,11 +12,13 @@
 //   Stewart, CANDAR 2014). The alpha leaders whose digits are all equal stay free: the "available
 //   servers" of the paper.
 // - The family 'hcn' is the paper's HCN(n,h): alpha = n, beta = 0, so n^(h+1) servers, n^h switches.
-// - 'bcn' is BCN(alpha,beta,h,gamma) for gamma <= h: g = alpha^gamma * beta + 1 copies B_0..B_{g-1}
+// - 'bcn' is BCN(alpha,beta,h,gamma). For gamma <= h: g = alpha^gamma * beta + 1 copies B_0..B_{g-1}
 //   of HCN(alpha,h) with beta followers per switch. Each copy splits into alpha^(h-gamma) units
 //   B_u^v = HCN(alpha,gamma) (v = the switch digits above gamma); for every v the g units B_u^v
-//   are joined as a complete graph through their followers by DCell's rule: follower j of B_u^v
-//   with j >= u is cabled to follower u of B_{j+1}^v.
+//   are joined as a complete graph through their followers by a DCell connection rule
+//   (topologies/dcell_rules.hpp): alpha, the original (follower j of B_u^v with j >= u is cabled to
+//   follower u of B_{j+1}^v), or beta (Kliegl et al. 2010). For gamma > h the second dimension is not
+//   formed yet: one HCN(alpha,h) whose followers keep their backup ports free (as INRFlow's hcnbcn).
 //
 // Numbering (routings compute link ids from it):
 // - Server vertices come first and are the endpoints (vertex e is endpoint e):
@@ -32,6 +34,7 @@
 #include <vector>
 
 #include "engine/topology.hpp"
+#include "topologies/dcell_rules.hpp"
 
 namespace interflow::topo {
 
@@ -41,7 +44,7 @@ class HcnTopology : public Topology {
 
   // gamma = kNone builds HCN(alpha,h) (with beta unconnected followers per switch when beta > 0).
   HcnTopology(std::string family, std::uint32_t alpha, std::uint32_t beta, std::uint32_t h, std::uint32_t gamma,
-              const LinkDefaults& defaults);
+              DCellRule rule, const LinkDefaults& defaults);
 
   std::uint32_t alpha() const { return alpha_; }
   std::uint32_t beta() const { return beta_; }
@@ -49,6 +52,9 @@ class HcnTopology : public Topology {
   std::uint32_t h() const { return h_; }
   std::uint32_t gamma() const { return gamma_; }
   bool is_bcn() const { return gamma_ != kNone; }
+  // A BCN with gamma <= h: several copies joined through their followers.
+  bool has_second_dimension() const { return is_bcn() && gamma_ <= h_; }
+  DCellRule rule() const { return rule_; }
   std::uint32_t copies() const { return copies_; }
   std::uint32_t switches_per_copy() const { return static_cast<std::uint32_t>(pow_alpha_[h_]); }
   std::uint32_t servers_per_copy() const { return switches_per_copy() * ports(); }
@@ -72,7 +78,7 @@ class HcnTopology : public Topology {
   VertexId follower(std::uint32_t copy, std::uint32_t v, std::uint32_t j) const;
   // The BCN cable between units B_a^v and B_b^v (a != b): the follower of B_a^v it leaves from.
   VertexId bcn_bridge(std::uint32_t a, std::uint32_t b, std::uint32_t v) const;
-  // The unit v of a server in a BCN (the switch digits above gamma).
+  // The unit v of a server in a BCN with a second dimension (the switch digits above gamma).
   std::uint32_t unit_of(VertexId server) const {
     return switch_of(server) / static_cast<std::uint32_t>(pow_alpha_[gamma_]);
   }
@@ -85,6 +91,7 @@ class HcnTopology : public Topology {
 
  private:
   std::uint32_t alpha_, beta_, h_, gamma_;
+  DCellRule rule_;
   std::uint32_t copies_ = 1;
   std::uint32_t followers_per_unit_ = 0;
   std::array<std::uint64_t, kMaxLevels + 2> pow_alpha_{}, ones_{};

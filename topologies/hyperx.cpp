@@ -38,12 +38,7 @@ HyperXTopology::HyperXTopology(std::string family, std::vector<std::uint32_t> di
   const std::uint64_t endpoints = routers * p_;
   const std::uint64_t vertices = endpoints + routers;
   const std::uint64_t cables = endpoints + routers * (radix - p_) / 2;
-  if (vertices > kMaxNetworkVertices)
-    throw InputError(what + ": " + std::to_string(vertices) +
-                     " vertices (routers plus endpoints) is more than 2^31, the largest network supported");
-  if (2 * cables > kMaxNetworkLinks)
-    throw InputError(what + ": " + std::to_string(2 * cables) +
-                     " directed links is more than 4e9, the largest network supported");
+  check_network_size(what, vertices, "routers plus endpoints", cables);
   routers_ = static_cast<std::uint32_t>(routers);
 
   NetworkBuilder b(defaults);

@@ -32,12 +32,7 @@ MegaflyTopology::MegaflyTopology(std::uint32_t leaves, std::uint32_t spines, std
   const std::uint64_t endpoints = std::uint64_t{g} * leaves * p;
   const std::uint64_t routers = std::uint64_t{g} * (leaves + spines);
   const std::uint64_t cables = endpoints + std::uint64_t{g} * leaves * spines + std::uint64_t{g} * ports / 2;
-  if (endpoints + routers > kMaxNetworkVertices)
-    throw InputError(what + ": " + std::to_string(endpoints + routers) +
-                     " vertices (endpoints plus routers) is more than 2^31, the largest network supported");
-  if (2 * cables > kMaxNetworkLinks)
-    throw InputError(what + ": " + std::to_string(2 * cables) +
-                     " directed links is more than 4e9, the largest network supported");
+  check_network_size(what, endpoints + routers, "endpoints plus routers", cables);
   endpoints_ = static_cast<std::uint32_t>(endpoints);
 
   NetworkBuilder b(defaults);

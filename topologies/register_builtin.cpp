@@ -10,8 +10,7 @@ void register_builtin(TopologyRegistry& registry) {
   register_xgft(registry);
   register_hyperx(registry);
   register_bcube(registry);
-  register_dcell(registry);
-  register_ficonn(registry);
+  register_recursive_dcns(registry);
   register_dragonfly(registry);
   register_megafly(registry);
   register_slimfly(registry);

@@ -20,8 +20,8 @@ void register_jellyfish(TopologyRegistry& registry);
 void register_xgft(TopologyRegistry& registry);
 void register_hyperx(TopologyRegistry& registry);
 void register_bcube(TopologyRegistry& registry);
-void register_dcell(TopologyRegistry& registry);
-void register_ficonn(TopologyRegistry& registry);
+// dcell, ficonn and gdcficonn (topologies/recursive_dcn.cpp).
+void register_recursive_dcns(TopologyRegistry& registry);
 void register_dragonfly(TopologyRegistry& registry);
 void register_megafly(TopologyRegistry& registry);
 void register_slimfly(TopologyRegistry& registry);

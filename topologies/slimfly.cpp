@@ -52,12 +52,7 @@ SlimFlyTopology::SlimFlyTopology(std::uint32_t q, std::uint32_t p, const LinkDef
   const auto radix = static_cast<std::uint64_t>((3 * std::int64_t{q} - delta_) / 2);  // k' = (3q - δ)/2
   const std::uint64_t endpoints = routers * p;
   const std::uint64_t cables = endpoints + routers * radix / 2;
-  if (endpoints + routers > kMaxNetworkVertices)
-    throw InputError(what + ": " + std::to_string(endpoints + routers) +
-                     " vertices (endpoints plus routers) is more than 2^31, the largest network supported");
-  if (2 * cables > kMaxNetworkLinks)
-    throw InputError(what + ": " + std::to_string(2 * cables) +
-                     " directed links is more than 4e9, the largest network supported");
+  check_network_size(what, endpoints + routers, "endpoints plus routers", cables);
 
   // Generator sets from the primitive element ξ (Besta & Hoefler 2014 §III-A, after Hafner 2004).
   std::vector<std::uint32_t>& x = generators_[0];

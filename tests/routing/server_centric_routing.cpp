@@ -1,6 +1,7 @@
 // Routings of the server-centric networks: BCubeRouting (Guo et al. 2009), DCellRouting (Guo et al.
-// 2008) and FiConn's TOR (Li et al. 2009). Every pair of servers routed up to 400 servers; paths
-// are walks from source to destination within the papers' bounds.
+// 2008), FiConn's TOR (Li et al. 2009) and the gdcficonn proxy routing (after Erickson et al. 2015).
+// Every pair of servers routed up to 400 servers; paths are walks from source to destination within the
+// papers' bounds.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -12,6 +13,7 @@
 #include "engine/static_engine.hpp"
 #include "routing/registry.hpp"
 #include "tests/support/test_support.hpp"
+#include "topologies/recursive_dcn.hpp"
 #include "topologies/registry.hpp"
 
 using namespace interflow;
@@ -105,37 +107,41 @@ TEST_CASE("bcube routing: pairs routed on 2 x Hamming distance links correcting 
   }
 }
 
-TEST_CASE("dcell routing: pairs routed within 2^(k+1)-1 server hops and 3 x 2^k - 1 links") {
-  for (auto [n, k] :
-       std::vector<std::pair<std::uint32_t, std::uint32_t>>{{2, 0}, {3, 1}, {4, 1}, {2, 2}, {3, 2}, {2, 3}}) {
-    CAPTURE(n);
-    CAPTURE(k);
-    auto topology = test::build_topology(spec("dcell", n, k));
-    const Network& net = topology->network();
-    auto routing = test::build_routing(topology->default_routing(), *topology);
-    const FlowSet flows = pairs_to_check(net.num_endpoints());
-    const PathTable paths = routing->route_all(net, flows, RouteContext{});
-    std::size_t longest = 0;
-    for (FlowId f = 0; f < flows.size(); ++f) {
-      const EndpointId s = flows.src[f], d = flows.dst[f];
-      const PathShape shape = check_walk(net, paths, f, s, d);
-      REQUIRE(shape.server_hops <= (1U << (k + 1)) - 1);
-      REQUIRE(shape.links <= 3 * (1U << k) - 1);
-      longest = std::max(longest, shape.server_hops);
-      if (k == 1) {
-        // Closed form for DCell_1: copies c = u / n; the link between copies i < j joins [i, j-1] and
-        // [j, i], so the path is switch hop (unless at the gateway) + link + switch hop (unless at it).
-        const std::uint32_t cs = s / n, cd = d / n;
-        std::size_t expected = 2;
-        if (cs != cd) {
-          const EndpointId n1 = cs * n + (cd < cs ? cd : cd - 1), n2 = cd * n + (cs < cd ? cs : cs - 1);
-          expected = 2 * (s != n1) + 1 + 2 * (n2 != d);
+TEST_CASE("dcell routing: pairs routed within 2^(k+1)-1 server hops and 3 x 2^k - 1 links under both rules") {
+  for (const std::string family : {"dcell", "gdcficonn:rule=beta,"})
+    for (auto [n, k] :
+         std::vector<std::pair<std::uint32_t, std::uint32_t>>{{2, 0}, {3, 1}, {4, 1}, {2, 2}, {3, 2}, {2, 3}}) {
+      CAPTURE(family);
+      CAPTURE(n);
+      CAPTURE(k);
+      const bool alpha = family == "dcell";
+      auto topology = test::build_topology(alpha ? spec(family, n, k)
+                                                 : family + "n=" + std::to_string(n) + ",k=" + std::to_string(k));
+      const Network& net = topology->network();
+      auto routing = test::build_routing(topology->default_routing(), *topology);
+      const FlowSet flows = pairs_to_check(net.num_endpoints());
+      const PathTable paths = routing->route_all(net, flows, RouteContext{});
+      std::size_t longest = 0;
+      for (FlowId f = 0; f < flows.size(); ++f) {
+        const EndpointId s = flows.src[f], d = flows.dst[f];
+        const PathShape shape = check_walk(net, paths, f, s, d);
+        REQUIRE(shape.server_hops <= (1U << (k + 1)) - 1);
+        REQUIRE(shape.links <= 3 * (1U << k) - 1);
+        longest = std::max(longest, shape.server_hops);
+        if (alpha && k == 1) {
+          // Closed form for DCell_1: copies c = u / n; the link between copies i < j joins [i, j-1] and
+          // [j, i], so the path is switch hop (unless at the gateway) + link + switch hop (unless at it).
+          const std::uint32_t cs = s / n, cd = d / n;
+          std::size_t expected = 2;
+          if (cs != cd) {
+            const EndpointId n1 = cs * n + (cd < cs ? cd : cd - 1), n2 = cd * n + (cs < cd ? cs : cs - 1);
+            expected = 2 * (s != n1) + 1 + 2 * (n2 != d);
+          }
+          REQUIRE(shape.links == expected);
         }
-        REQUIRE(shape.links == expected);
       }
+      if (alpha) CHECK(longest == (1U << (k + 1)) - 1);  // DCellRouting reaches its bound
     }
-    CHECK(longest == (1U << (k + 1)) - 1);  // DCellRouting reaches its bound
-  }
 }
 
 TEST_CASE("ficonn routing: pairs routed by TOR within 2^(k+1)-1 server hops and 3 x 2^k - 1 links") {
@@ -209,4 +215,64 @@ TEST_CASE("server-centric routing: the static engine routes every flow of an all
     const StaticResult result = StaticEngine(topology->network(), *routing).run(flows, StaticOptions{});
     CHECK(result.metrics.flows_routed == flows.size());
   }
+}
+
+TEST_CASE("gdcproxy: paths are simple walks never longer than the dimensional route nor shorter than BFS") {
+  // FiConn(2,k) is a tree of 2-server units, where TOR is already a shortest-path routing.
+  const std::vector<std::pair<std::string, bool>> cases{
+      {"dcell:n=3,k=2", true},  {"gdcficonn:rule=beta,n=3,k=2", true},
+      {"ficonn:n=4,k=2", true}, {"ficonn:n=2,k=4", false},
+      {"dcell:n=2,k=3", true},  {"gdcficonn:rule=alpha,n=4,k=1", true}};
+  for (const auto& [s, improvable] : cases) {
+    CAPTURE(s);
+    auto topology = test::build_topology(s);
+    const Network& net = topology->network();
+    auto dimensional = test::build_routing(topology->default_routing(), *topology);
+    const FlowSet flows = pairs_to_check(net.num_endpoints());
+    const PathTable base = dimensional->route_all(net, flows, RouteContext{});
+    const std::vector<double> dist = test::IgraphGraph(net).all_distances();
+    const std::size_t v = net.num_vertices();
+    const std::uint32_t k = dynamic_cast<const topo::RecursiveDcnTopology&>(*topology).k();
+    double base_total = 0, shortest_total = 0;
+    std::vector<double> proxy_total;
+    for (const std::string spec : {"gdcproxy", "gdcproxy:tightness=1", "gdcproxy:tightness=16"}) {
+      CAPTURE(spec);
+      auto proxy = test::build_routing(spec, *topology);
+      const PathTable paths = proxy->route_all(net, flows, RouteContext{});
+      double total = 0;
+      base_total = shortest_total = 0;
+      for (FlowId f = 0; f < flows.size(); ++f) {
+        const EndpointId src = flows.src[f], dst = flows.dst[f];
+        const PathShape shape = check_walk(net, paths, f, src, dst);
+        const std::size_t dimensional_links = base.links(base.first_var(f)).size();
+        const double shortest = dist[net.endpoint_vertex(src) * v + net.endpoint_vertex(dst)];
+        REQUIRE(shape.links <= dimensional_links);
+        REQUIRE(static_cast<double>(shape.links) >= shortest);
+        REQUIRE(shape.links <= 3 * (1U << k) - 1);
+        total += static_cast<double>(shape.links);
+        base_total += static_cast<double>(dimensional_links);
+        shortest_total += shortest;
+      }
+      proxy_total.push_back(total);
+    }
+    // Proxies shorten some routes (with every copy tried, tightness 16), and trying more copies is at
+    // least as good on average.
+    if (improvable)
+      CHECK(proxy_total[2] < base_total);
+    else
+      CHECK(base_total == shortest_total);
+    CHECK(proxy_total[0] <= base_total);
+    CHECK(proxy_total[2] <= proxy_total[0]);
+    CHECK(proxy_total[2] >= shortest_total);
+  }
+}
+
+TEST_CASE("recursive network routings: each refuses the wrong connection rule or family naming it") {
+  auto ficonn = test::build_topology("ficonn:n=4,k=1");
+  auto beta = test::build_topology("gdcficonn:rule=beta,n=3,k=1");
+  CHECK_THROWS_WITH_AS(test::build_routing("dcell", *ficonn), doctest::Contains("DCell connection rule"), InputError);
+  CHECK_THROWS_WITH_AS(test::build_routing("ficonn", *beta), doctest::Contains("FiConn's rule"), InputError);
+  auto tree = test::build_topology("fattree:k=2,n=2");
+  CHECK_THROWS_WITH_AS(test::build_routing("gdcproxy", *tree), doctest::Contains("needs a"), InputError);
+  CHECK_THROWS_AS(test::build_routing("gdcproxy:tightness=-1", *beta), InputError);
 }

@@ -103,6 +103,18 @@ inline double igraph_endpoint_diameter(const Network& net) {
   return worst;
 }
 
+// Cables crossing the cut between endpoints < N/2 and >= N/2, each switch on the side of the vertex
+// on its port 0 (an endpoint in the families whose bisection facts are checked this way).
+inline std::uint64_t cables_across_endpoint_halves(const Network& net) {
+  const std::uint32_t half = net.num_endpoints() / 2;
+  const auto side = [&](VertexId v) {
+    return (net.kind(v) == VertexKind::Endpoint ? v : net.target(net.out_begin(v))) < net.endpoint_vertex(half);
+  };
+  std::uint64_t crossing = 0;
+  for (LinkId l = 0; l < net.num_links(); ++l) crossing += side(net.source(l)) != side(net.target(l));
+  return crossing / 2;
+}
+
 // A file in a per-process temporary directory, removed with the object.
 class TempFile {
  public:

@@ -106,6 +106,19 @@ TEST_CASE("dragonfly topology: every arrangement joins every two groups by a*h/(
     }
 }
 
+TEST_CASE("dragonfly topology: the bisection fact equals the global cables between the two halves of the groups") {
+  for (const std::string arrangement : {"absolute", "relative", "circulant", "palmtree", "random"})
+    for (const std::string shape : {"a=3,p=1,h=1,g=4", "a=2,p=1,h=3,g=4", "a=3,p=2,h=2,g=4", "a=5,p=1,h=3,g=6"}) {
+      const std::string s = "dragonfly:" + shape + ",arrangement=" + arrangement;
+      CAPTURE(s);
+      auto t = test::build_topology(s);
+      double reported = -1;
+      for (const auto& f : t->facts())
+        if (f.key == "bisection_cables") reported = f.value;
+      CHECK(reported == static_cast<double>(test::cables_across_endpoint_halves(t->network())));
+    }
+}
+
 TEST_CASE("dragonfly topology: global ports follow each arrangement's formula") {
   for (const auto& s : kShapes)
     for (const auto& arrangement : kArrangements) {

@@ -104,19 +104,23 @@ TEST_CASE("hcn: diameter is 2^(h+1) - 1 server hops = 3 * 2^h - 1 links") {
   }
 }
 
-TEST_CASE("bcn: sizes and degrees match BCN(alpha beta h gamma) with gamma <= h") {
-  for (const auto& [a, b, h, g] : {std::array{2u, 1u, 1u, 1u},
-                                   {2u, 2u, 1u, 0u},
-                                   {3u, 1u, 1u, 1u},
-                                   {2u, 2u, 2u, 1u},
-                                   {3u, 2u, 2u, 2u},
-                                   {4u, 4u, 1u, 1u}}) {
+TEST_CASE("bcn: sizes and degrees match BCN(alpha beta h gamma) with gamma <= h under both rules") {
+  for (const auto& [a, b, h, g, beta_rule] : {std::array{2u, 1u, 1u, 1u, 0u},
+                                              {2u, 2u, 1u, 0u, 0u},
+                                              {3u, 1u, 1u, 1u, 0u},
+                                              {2u, 2u, 2u, 1u, 0u},
+                                              {3u, 2u, 2u, 2u, 0u},
+                                              {4u, 4u, 1u, 1u, 0u},
+                                              {2u, 2u, 1u, 0u, 1u},
+                                              {3u, 2u, 2u, 1u, 1u},
+                                              {4u, 3u, 1u, 1u, 1u}}) {
     CAPTURE(a);
     CAPTURE(b);
     CAPTURE(h);
     CAPTURE(g);
-    auto t = test::build_topology("bcn:alpha=" + std::to_string(a) + ",beta=" + std::to_string(b) +
-                                  ",h=" + std::to_string(h) + ",gamma=" + std::to_string(g));
+    CAPTURE(beta_rule);
+    auto t = test::build_topology("bcn:alpha=" + std::to_string(a) + ",beta=" + std::to_string(b) + ",h=" +
+                                  std::to_string(h) + ",gamma=" + std::to_string(g) + (beta_rule ? ",rule=beta" : ""));
     const Network& net = t->network();
     const std::uint64_t copies = ipow(a, g) * b + 1;
     const std::uint64_t switches = copies * ipow(a, h);
@@ -143,9 +147,53 @@ TEST_CASE("bcn: sizes and degrees match BCN(alpha beta h gamma) with gamma <= h"
       CHECK(bcn.unit_of(other) == bcn.unit_of(e));
       CHECK(bcn.bcn_bridge(bcn.copy_of(e), bcn.copy_of(other), bcn.unit_of(e)) == e);
     }
+    // The pairing itself, from the rules' formulas: m followers per unit, m + 1 copies.
+    const std::uint32_t m = bcn.followers_per_unit();
+    for (std::uint32_t v = 0; v < ipow(a, h - g); ++v)
+      for (std::uint32_t u = 0; u <= m; ++u)
+        for (std::uint32_t j = 0; j < m; ++j) {
+          const VertexId e = bcn.follower(u, v, j);
+          // alpha: [u, j] -- [j+1, u] for j >= u, [j, u-1] for j < u; beta: [u, B] -- [(u+B+1) mod (m+1), m-1-B].
+          const VertexId expected = beta_rule ? bcn.follower((u + j + 1) % (m + 1), v, m - 1 - j)
+                                              : (j >= u ? bcn.follower(j + 1, v, u) : bcn.follower(j, v, u - 1));
+          REQUIRE(net.target(net.out_begin(e) + 1) == expected);
+        }
     const DistanceReport r = DistanceAnalysis().run(net);
     CHECK(r.disconnected_pairs == 0);
     CHECK(r.diameter_links <= fact(*t, "bcn_route_bound_links"));
+  }
+}
+
+TEST_CASE("bcn: gamma > h builds one HCN(alpha h) whose followers keep their backup ports free") {
+  for (const auto& [a, b, h, g] : {std::array{2u, 2u, 1u, 2u}, {3u, 2u, 0u, 1u}, {3u, 1u, 2u, 5u}}) {
+    CAPTURE(a);
+    CAPTURE(h);
+    CAPTURE(g);
+    auto t = test::build_topology("bcn:alpha=" + std::to_string(a) + ",beta=" + std::to_string(b) +
+                                  ",h=" + std::to_string(h) + ",gamma=" + std::to_string(g));
+    const auto& bcn = dynamic_cast<const topo::HcnTopology&>(*t);
+    const Network& net = t->network();
+    CHECK_FALSE(bcn.has_second_dimension());
+    CHECK(bcn.copies() == 1);
+    CHECK(net.num_switches() == ipow(a, h));
+    CHECK(net.num_endpoints() == ipow(a, h) * (a + b));
+    CHECK(net.num_cables() == net.num_endpoints() + (ipow(a, h + 1) - a) / 2);
+    for (EndpointId e = 0; e < net.num_endpoints(); ++e)
+      if (bcn.slot_of(e) >= a) CHECK(net.degree(e) == 1);
+    const DistanceReport r = DistanceAnalysis().run(net);
+    CHECK(r.disconnected_pairs == 0);
+    CHECK(r.diameter_links <= fact(*t, "bcn_route_bound_links"));
+    CHECK(fact(*t, "bcn_route_bound_links") == 3 * (1u << h) - 1);
+  }
+}
+
+TEST_CASE("hcn: the bisection fact equals the cables across the cut between the first and last n/2 copies") {
+  for (const auto& [n, h] : {std::pair{2u, 1u}, {4u, 1u}, {4u, 2u}, {6u, 2u}}) {
+    CAPTURE(n);
+    CAPTURE(h);
+    auto t = test::build_topology("hcn:n=" + std::to_string(n) + ",h=" + std::to_string(h));
+    CHECK(fact(*t, "bisection_cables") == static_cast<double>(test::cables_across_endpoint_halves(t->network())));
+    CHECK(fact(*t, "bisection_cables") == (n / 2) * (n / 2));
   }
 }
 
@@ -199,7 +247,8 @@ TEST_CASE("dpillar: diameter is max(k  floor(3k/2) - 2) server hops") {
 TEST_CASE("hcn: impossible parameters are refused") {
   CHECK_THROWS_AS(test::build_topology("hcn:n=1,h=2"), InputError);
   CHECK_THROWS_AS(test::build_topology("hcn:n=1024,h=4"), InputError);
-  CHECK_THROWS_AS(test::build_topology("bcn:alpha=2,beta=2,h=1,gamma=2"), InputError);
+  CHECK_THROWS_WITH_AS(test::build_topology("bcn:alpha=2,beta=2,h=1,gamma=1,rule=gamma"), doctest::Contains("beta"),
+                       InputError);
   CHECK_THROWS_AS(test::build_topology("bcn:alpha=2,beta=0,h=1,gamma=1"), InputError);
   CHECK_THROWS_AS(test::build_topology("bcn:alpha=64,beta=64,h=3,gamma=3"), InputError);
   CHECK_THROWS_AS(test::build_topology("dpillar:n=5,k=2"), InputError);

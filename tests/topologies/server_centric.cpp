@@ -1,6 +1,7 @@
-// Server-centric datacentre networks: BCube (Guo et al. 2009), DCell (Guo et al. 2008) and FiConn
-// (Li et al. 2009). Counts against the papers' closed forms, the wiring rules checked link by link,
-// diameters against igraph, and the papers' server-hop bounds.
+// Server-centric datacentre networks: BCube (Guo et al. 2009), DCell (Guo et al. 2008), FiConn
+// (Li et al. 2009) and their generalisation gdcficonn (beta-DCell rule of Kliegl et al. 2010). Counts against the
+// papers' closed forms, the wiring rules checked link by link, diameters against igraph, and the papers' server-hop
+// bounds.
 #include <doctest/doctest.h>
 #include <igraph.h>
 
@@ -15,8 +16,7 @@
 #include "engine/error.hpp"
 #include "tests/support/test_support.hpp"
 #include "topologies/bcube.hpp"
-#include "topologies/dcell.hpp"
-#include "topologies/ficonn.hpp"
+#include "topologies/recursive_dcn.hpp"
 
 using namespace interflow;
 
@@ -141,6 +141,17 @@ TEST_CASE("bcube: server port l reaches the switch shared by the servers differi
   }
 }
 
+TEST_CASE("bcube: the bisection fact N/2 equals the cables across the cut on the top address digit") {
+  for (auto [n, k] : std::vector<std::pair<std::uint32_t, std::uint32_t>>{{2, 0}, {2, 3}, {4, 1}, {4, 2}, {6, 1}}) {
+    CAPTURE(n);
+    CAPTURE(k);
+    auto topology = test::build_topology(spec("bcube", n, k));
+    const Network& net = topology->network();
+    CHECK(fact(*topology, "bisection_cables") == net.num_endpoints() / 2);
+    CHECK(fact(*topology, "bisection_cables") == static_cast<double>(test::cables_across_endpoint_halves(net)));
+  }
+}
+
 TEST_CASE("bcube: diameter is 2(k+1) links by DistanceAnalysis and igraph") {
   for (auto [n, k] : std::vector<std::pair<std::uint32_t, std::uint32_t>>{{2, 0}, {2, 1}, {3, 1}, {2, 3}, {3, 2}}) {
     CAPTURE(n);
@@ -181,7 +192,7 @@ TEST_CASE("dcell: copies i < j are joined by the link between servers i j-1 and 
     CAPTURE(n);
     CAPTURE(k);
     auto topology = test::build_topology(spec("dcell", n, k));
-    const auto& dcell = dynamic_cast<const topo::DCellTopology&>(*topology);
+    const auto& dcell = dynamic_cast<const topo::RecursiveDcnTopology&>(*topology);
     const Network& net = topology->network();
     for (std::uint32_t l = 1; l <= k; ++l) {
       const std::uint32_t sub = static_cast<std::uint32_t>(dcell_servers(n, l - 1));
@@ -308,10 +319,93 @@ TEST_CASE("ficonn: server-hop diameter equals the 2^(k+1)-1 bound and link diame
   }
 }
 
+TEST_CASE("gdcficonn: rule beta joins copies a < b between servers a b-a-1 and b t-b+a on port l") {
+  for (auto [n, k] : std::vector<std::pair<std::uint32_t, std::uint32_t>>{{2, 3}, {3, 2}, {4, 1}, {5, 2}}) {
+    CAPTURE(n);
+    CAPTURE(k);
+    auto topology = test::build_topology("gdcficonn:rule=beta,n=" + std::to_string(n) + ",k=" + std::to_string(k));
+    const Network& net = topology->network();
+    const std::uint64_t servers = dcell_servers(n, k);
+    CHECK(topology->default_routing() == "dcell");
+    CHECK(net.num_endpoints() == servers);  // DCell's sizes: only the pairing differs
+    CHECK(net.num_switches() == servers / n);
+    CHECK(2 * net.num_cables() == servers * (2 + k));
+    check_degrees(net, k + 1, n);
+    for (std::uint32_t l = 1; l <= k; ++l) {
+      const auto t = static_cast<std::uint32_t>(dcell_servers(n, l - 1));
+      const auto block = static_cast<std::uint32_t>(dcell_servers(n, l));
+      for (std::uint32_t base = 0; base < net.num_endpoints(); base += block)
+        for (std::uint32_t a = 0; a < t + 1; ++a)
+          for (std::uint32_t b = a + 1; b < t + 1; ++b) {
+            const EndpointId u = base + a * t + (b - a - 1), v = base + b * t + (t - b + a);
+            REQUIRE(net.target(net.out_begin(u) + l) == v);
+            REQUIRE(net.target(net.out_begin(v) + l) == u);
+          }
+    }
+  }
+}
+
+TEST_CASE("gdcficonn: rules alpha and ficonn build exactly the dcell and ficonn networks") {
+  const std::vector<std::pair<std::string, std::string>> same{{"gdcficonn:rule=alpha,n=3,k=2", "dcell:n=3,k=2"},
+                                                              {"gdcficonn:rule=alpha,n=2,k=3", "dcell:n=2,k=3"},
+                                                              {"gdcficonn:rule=ficonn,n=4,k=2", "ficonn:n=4,k=2"},
+                                                              {"gdcficonn:rule=ficonn,n=2,k=4", "ficonn:n=2,k=4"}};
+  for (const auto& [general, original] : same) {
+    CAPTURE(general);
+    auto a = test::build_topology(general);
+    auto b = test::build_topology(original);
+    const Network &x = a->network(), &y = b->network();
+    REQUIRE(x.num_vertices() == y.num_vertices());
+    REQUIRE(x.num_links() == y.num_links());
+    for (VertexId v = 0; v < x.num_vertices(); ++v) {
+      REQUIRE(x.out_begin(v) == y.out_begin(v));
+      for (LinkId l = x.out_begin(v); l < x.out_end(v); ++l) REQUIRE(x.target(l) == y.target(l));
+    }
+    CHECK(a->default_routing() == b->default_routing());
+  }
+}
+
+TEST_CASE("gdcficonn: rule beta diameters agree with igraph and stay within 2^(k+1)-1 server hops") {
+  for (auto [n, k] : std::vector<std::pair<std::uint32_t, std::uint32_t>>{{2, 1}, {3, 1}, {2, 2}, {3, 2}, {4, 2}}) {
+    CAPTURE(n);
+    CAPTURE(k);
+    auto topology = test::build_topology("gdcficonn:rule=beta,n=" + std::to_string(n) + ",k=" + std::to_string(k));
+    const Network& net = topology->network();
+    const DistanceReport report = DistanceAnalysis().run(net);
+    CHECK(report.disconnected_pairs == 0);
+    CHECK(report.diameter_links == test::igraph_endpoint_diameter(net));
+    CHECK(server_hop_diameter(net) <= (1U << (k + 1)) - 1);
+    CHECK(report.diameter_links <= 3 * (1U << k) - 1);
+  }
+}
+
+TEST_CASE("recursive networks: the bisection fact equals the cables across the top-level cut of copies") {
+  // g_k even: DCell(3,1) g_1 = 4, DCell(5,1) g_1 = 6, FiConn(6,1) g_1 = 4, beta-DCell(3,1), DCell(2,2) g_2 = 7 (odd).
+  for (const std::string s : {"dcell:n=3,k=1", "dcell:n=5,k=1", "ficonn:n=6,k=1", "gdcficonn:rule=beta,n=3,k=1",
+                              "dcell:n=2,k=2", "ficonn:n=4,k=2"}) {
+    CAPTURE(s);
+    auto topology = test::build_topology(s);
+    const auto& dcn = dynamic_cast<const topo::RecursiveDcnTopology&>(*topology);
+    const std::uint32_t g = dcn.g(dcn.k());
+    const std::uint64_t crossing = test::cables_across_endpoint_halves(topology->network());
+    bool reported = false;
+    for (const auto& f : topology->facts())
+      if (f.key == "bisection_cables") {
+        reported = true;
+        CHECK(f.value == static_cast<double>(crossing));
+        CHECK(f.value == static_cast<double>(g / 2) * (g / 2));
+      }
+    CHECK(reported == (g % 2 == 0));
+  }
+}
+
 TEST_CASE("server-centric topologies: impossible parameters are refused naming the constraint") {
   CHECK_THROWS_AS(test::build_topology("bcube:n=1,k=1"), InputError);
   CHECK_THROWS_WITH_AS(test::build_topology("bcube:n=16,k=8"), doctest::Contains("2^31"), InputError);
   CHECK_THROWS_WITH_AS(test::build_topology("dcell:n=2,k=5"), doctest::Contains("2^31"), InputError);
   CHECK_THROWS_WITH_AS(test::build_topology("ficonn:n=5,k=1"), doctest::Contains("even"), InputError);
   CHECK_THROWS_WITH_AS(test::build_topology("ficonn:n=4,k=6"), doctest::Contains("2^31"), InputError);
+  CHECK_THROWS_WITH_AS(test::build_topology("gdcficonn:rule=ficonn,n=5,k=1"), doctest::Contains("even"), InputError);
+  CHECK_THROWS_WITH_AS(test::build_topology("gdcficonn:rule=beta,n=2,k=5"), doctest::Contains("2^31"), InputError);
+  CHECK_THROWS_WITH_AS(test::build_topology("gdcficonn:rule=gamma,n=4,k=1"), doctest::Contains("alpha"), InputError);
 }
