@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Scalability study after INRFlow's Fig. 7 (Navaridas et al., JPDC 2019, §4.1): aggregate
 # non-restricted and restricted throughput and throughput per switch port of 3-D and 6-D tori (DOR),
-# fat trees and 2:1-per-level thin trees (d-mod-k), canonical dragonflies (a = 2p = 2h, minimal
-# routing) and jellyfish (BFS), from about 1k to about 64k endpoints, under uniform and hot-region
-# traffic. Ours are exact max-min rates, INRFlow's come from flow counts, so absolute values differ;
+# 3-level fat trees and 2:1-per-level thin trees grown by their switch radix (d-mod-k), canonical
+# dragonflies (a = 2p = 2h, minimal routing) and jellyfish of 24-port switches with 12 endpoints each
+# (BFS), from about 1k to about 64k endpoints, under uniform and hot-region traffic. Trees keep n = 3
+# so that, as in INRFlow's study, a family's ports per endpoint stay constant as it grows. Ours are exact max-min rates, INRFlow's come from flow counts, so absolute values differ;
 # the trends are what to compare. Writes OUT_DIR/<label>__<pattern>__<endpoints>/ per run and
 # OUT_DIR/{scalability.csv,scalability.png}.
 # Usage: examples/fig7-scalability.sh [INTERFLOW_BINARY] [OUT_DIR] [SEED]
@@ -19,14 +20,14 @@ runs=(
   "3-D torus|torus:dims=64x32x32"
   "6-D torus|torus:dims=4x4x4x4x2x2"  "6-D torus|torus:dims=4x4x4x4x4x4"   "6-D torus|torus:dims=8x8x4x4x4x4"
   "6-D torus|torus:dims=8x8x8x8x4x4"
-  "fat tree|fattree:k=32,n=2"         "fat tree|fattree:k=16,n=3"          "fat tree|fattree:k=32,n=3"
-  "fat tree|fattree:k=16,n=4"
-  "thin tree 2:1|thintree:k=32,kp=16,n=2" "thin tree 2:1|thintree:k=16,kp=8,n=3" "thin tree 2:1|thintree:k=32,kp=16,n=3"
-  "thin tree 2:1|thintree:k=16,kp=8,n=4"
+  "fat tree|fattree:k=10,n=3"         "fat tree|fattree:k=16,n=3"          "fat tree|fattree:k=26,n=3"
+  "fat tree|fattree:k=40,n=3"
+  "thin tree 2:1|thintree:k=10,kp=5,n=3" "thin tree 2:1|thintree:k=16,kp=8,n=3" "thin tree 2:1|thintree:k=26,kp=13,n=3"
+  "thin tree 2:1|thintree:k=40,kp=20,n=3"
   "dragonfly|dragonfly:a=8,p=4,h=4"   "dragonfly|dragonfly:a=12,p=6,h=6"   "dragonfly|dragonfly:a=16,p=8,h=8"
   "dragonfly|dragonfly:a=22,p=11,h=11"
-  "jellyfish|jellyfish:N=128,k=16,r=8" "jellyfish|jellyfish:N=512,k=16,r=8" "jellyfish|jellyfish:N=2048,k=16,r=8"
-  "jellyfish|jellyfish:N=8192,k=16,r=8"
+  "jellyfish|jellyfish:N=86,k=24,r=12" "jellyfish|jellyfish:N=342,k=24,r=12" "jellyfish|jellyfish:N=1366,k=24,r=12"
+  "jellyfish|jellyfish:N=5462,k=24,r=12"
 )
 patterns=("uniform" "hotregion")
 
