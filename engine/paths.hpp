@@ -48,6 +48,10 @@ class PathSink {
   std::size_t pending_length() const { return links_.size() - committed_links_; }
   // Drops every path of the current flow (e.g. when one of its sub-paths turned out unusable).
   void drop_flow();
+  // Multiplies the splits of the committed variables from number first_var on (see num_vars()) by factor.
+  void rescale_splits(std::size_t first_var, double factor) {
+    for (std::size_t v = first_var; v < split_.size(); ++v) split_[v] = static_cast<float>(split_[v] * factor);
+  }
 
   // Used by the engine around each flow.
   void begin_flow();

@@ -5,6 +5,8 @@ namespace interflow::routing {
 void register_builtin(RoutingRegistry& registry) {
   register_dor(registry);
   register_bfs(registry);
+  register_ecmp(registry);
+  register_path_enumeration(registry);
   register_tree_routing(registry);
   register_xgft_routing(registry);
   register_hyperx_routing(registry);

@@ -14,6 +14,9 @@ void register_builtin(RoutingRegistry& registry);
 
 void register_dor(RoutingRegistry& registry);
 void register_bfs(RoutingRegistry& registry);
+void register_ecmp(RoutingRegistry& registry);
+// ksp and allpath (routing/path_enumeration.cpp).
+void register_path_enumeration(RoutingRegistry& registry);
 void register_tree_routing(RoutingRegistry& registry);
 void register_xgft_routing(RoutingRegistry& registry);
 void register_hyperx_routing(RoutingRegistry& registry);

@@ -300,7 +300,9 @@ TEST_CASE("static engine: results do not depend on the thread count and follow t
   };
   const std::vector<Case> cases = {{"torus:dims=4x4x4,c=1", "uniform:flows_per_endpoint=80", "bfs"},
                                    {"torus:dims=4x4x4", "uniform:flows_per_endpoint=80", "dor"},
-                                   {"fattree:k=4,n=3", "uniform:flows_per_endpoint=80", "random-up"}};
+                                   {"fattree:k=4,n=3", "uniform:flows_per_endpoint=80", "random-up"},
+                                   {"fattree:k=4,n=3", "uniform:flows_per_endpoint=80", "ecmp"},
+                                   {"torus:dims=4x4x4,c=1", "uniform:flows_per_endpoint=80", "ksp:k=4"}};
   for (const auto& c : cases) {
     INFO(c.topology << " " << c.routing);
     cli::StaticConfig cfg = config(c.topology, c.pattern, c.routing);

@@ -1,0 +1,198 @@
+// ECMP for any topology: every shortest path (fewest links) of a flow, load balanced, on the
+// shortest-path DAG towards the flow's destination attachment (routing/destination_search.hpp).
+//
+// The DAG of a flow holds the links u -> x with dist(x) = dist(u) - 1 reachable from its source. Two
+// splits, both computed on the DAG without listing its (possibly exponentially many) paths:
+//   mode=path  equal split over the shortest paths: every path carries 1/P of the flow (P counted by
+//              dynamic programming on the DAG). With P > max_paths, max_paths paths evenly spread over
+//              the port-ordered list of all paths (ranks (i + 1/2) P / max_paths, by unranking on the
+//              path counts) carry 1/max_paths each.
+//   mode=hop   hashing ECMP as switches do it: each vertex divides what reaches it equally among its
+//              shortest next hops. That per-link flow is decomposed exactly into weighted paths (each
+//              extracted path takes the heaviest remaining next hop and the bottleneck of what remains,
+//              zeroing at least one DAG link, so at most |DAG links| paths); with more than max_paths
+//              paths the first max_paths (the heaviest first) are kept and renormalised.
+// Every path becomes one max-min variable with its weight as split (engine/maxmin.hpp).
+#include <algorithm>
+#include <cmath>
+#include <memory>
+
+#include "routing/destination_search.hpp"
+#include "routing/registry.hpp"
+
+namespace interflow::routing {
+
+namespace {
+
+class EcmpRouting : public DestinationSearchRouting {
+ public:
+  EcmpRouting(bool per_hop, std::uint32_t max_paths) : per_hop_(per_hop), max_paths_(max_paths) {}
+
+  bool multipath() const override { return true; }
+
+  void route_flow(const Network& net, const FlowToRoute& f, SearchScratch& s, PathSink& sink) const override {
+    collect_dag(net, f, s);
+    if (per_hop_)
+      per_hop_paths(net, f, s, sink);
+    else
+      per_path_paths(net, f, s, sink);
+  }
+
+ private:
+  // DAG vertices in s.vertices (BFS order from the source, so by decreasing distance), s.local[v] their
+  // position, the DAG out-links of vertex i in s.links[s.offsets[i] .. s.offsets[i+1]), and in s.value the
+  // number of DAG paths from each vertex to the target.
+  void collect_dag(const Network& net, const FlowToRoute& f, SearchScratch& s) const {
+    const std::uint32_t stamp = s.next_stamp();
+    s.vertices.assign(1, f.source);
+    s.links.clear();
+    s.offsets.clear();
+    s.mark[f.source] = stamp;
+    s.local[f.source] = 0;
+    for (std::size_t i = 0; i < s.vertices.size(); ++i) {
+      const VertexId u = s.vertices[i];
+      s.offsets.push_back(static_cast<std::uint32_t>(s.links.size()));
+      if (u == f.target) continue;
+      const std::uint32_t want = s.dist[u] - 1;
+      for (LinkId l = net.out_begin(u); l < net.out_end(u); ++l) {
+        if (!usable(net, s, l, f.target, want) || s.dist[net.target(l)] != want) continue;
+        s.links.push_back(l);
+        const VertexId x = net.target(l);
+        if (s.mark[x] != stamp) {
+          s.mark[x] = stamp;
+          s.local[x] = static_cast<std::uint32_t>(s.vertices.size());
+          s.vertices.push_back(x);
+        }
+      }
+    }
+    s.offsets.push_back(static_cast<std::uint32_t>(s.links.size()));
+    s.value.assign(s.vertices.size(), 0.0);
+    for (std::size_t i = s.vertices.size(); i-- > 0;) {
+      if (s.vertices[i] == f.target) {
+        s.value[i] = 1.0;
+        continue;
+      }
+      for (std::uint32_t j = s.offsets[i]; j < s.offsets[i + 1]; ++j)
+        s.value[i] += s.value[s.local[net.target(s.links[j])]];
+    }
+  }
+
+  // Follows the DAG from the source to the path of the given rank (0-based, in port order).
+  void push_ranked(const Network& net, const FlowToRoute& f, const SearchScratch& s, double rank,
+                   PathSink& sink) const {
+    std::uint32_t i = 0;
+    while (s.vertices[i] != f.target) {
+      std::uint32_t j = s.offsets[i];
+      for (; j + 1 < s.offsets[i + 1]; ++j) {
+        const double below = s.value[s.local[net.target(s.links[j])]];
+        if (rank < below) break;
+        rank -= below;
+      }
+      sink.push(s.links[j]);
+      i = s.local[net.target(s.links[j])];
+    }
+  }
+
+  void per_path_paths(const Network& net, const FlowToRoute& f, const SearchScratch& s, PathSink& sink) const {
+    const double paths = s.value[0];
+    if (paths < 1) {  // a link down in one direction only left the source without a way on
+      sink.drop_flow();
+      return;
+    }
+    const bool all = paths <= max_paths_;
+    const std::uint32_t n = all ? static_cast<std::uint32_t>(paths) : max_paths_;
+    for (std::uint32_t i = 0; i < n; ++i) {
+      push_ranked(net, f, s, all ? i : std::floor((i + 0.5) * paths / n), sink);
+      if (!append_last_hop(net, f, sink)) return;
+      sink.commit(1.0 / n);
+    }
+  }
+
+  void per_hop_paths(const Network& net, const FlowToRoute& f, SearchScratch& s, PathSink& sink) const {
+    const std::size_t n = s.vertices.size();
+    if (s.value[0] < 1) {
+      sink.drop_flow();
+      return;
+    }
+    // Flow of each DAG link under per-hop equal splitting (vertices come in decreasing distance).
+    std::vector<double>& reach = s.value;  // path counts no longer needed
+    std::fill(reach.begin(), reach.end(), 0.0);
+    reach[0] = 1.0;
+    s.value2.assign(s.links.size(), 0.0);
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::uint32_t out = s.offsets[i + 1] - s.offsets[i];
+      for (std::uint32_t j = s.offsets[i]; j < s.offsets[i + 1]; ++j) {
+        s.value2[j] = reach[i] / out;
+        reach[s.local[net.target(s.links[j])]] += s.value2[j];
+      }
+    }
+    // Exact decomposition into paths, heaviest next hop first; stops when (almost) nothing is left.
+    constexpr double kLeft = 1e-12;
+    double total = 0;
+    const std::size_t first_var = sink.num_vars();
+    for (std::uint32_t k = 0; k < max_paths_; ++k) {
+      double bottleneck = 1.0;
+      const std::size_t path_begin = n + 1;  // the path's DAG links go past the end of s.offsets
+      std::uint32_t i = 0;
+      while (s.vertices[i] != f.target) {
+        std::uint32_t best = s.offsets[i];
+        for (std::uint32_t j = s.offsets[i] + 1; j < s.offsets[i + 1]; ++j)
+          if (s.value2[j] > s.value2[best]) best = j;
+        if (s.value2[best] <= kLeft) break;
+        bottleneck = std::min(bottleneck, s.value2[best]);
+        s.offsets.push_back(best);
+        i = s.local[net.target(s.links[best])];
+      }
+      if (s.vertices[i] != f.target || s.offsets.size() == path_begin) {  // nothing (but rounding) left
+        s.offsets.resize(path_begin);
+        break;
+      }
+      for (std::size_t j = path_begin; j < s.offsets.size(); ++j) {
+        s.value2[s.offsets[j]] -= bottleneck;
+        sink.push(s.links[s.offsets[j]]);
+      }
+      s.offsets.resize(path_begin);
+      if (!append_last_hop(net, f, sink)) return;
+      sink.commit(bottleneck);
+      total += bottleneck;
+    }
+    rescale(sink, first_var, total);
+  }
+
+  // Divides the splits of the flow's variables from first_var by their total (a capped decomposition).
+  static void rescale(PathSink& sink, std::size_t first_var, double total) {
+    if (total > 0 && std::abs(total - 1.0) > 1e-9) sink.rescale_splits(first_var, 1.0 / total);
+  }
+
+  bool per_hop_;
+  std::uint32_t max_paths_;
+};
+
+}  // namespace
+
+void register_ecmp(RoutingRegistry& registry) {
+  registry.add(
+      {"ecmp",
+       "every shortest path of a flow, load balanced per hop (hashing ECMP) or per path, for any topology",
+       {choice_param("mode", "hop", {"hop", "path"},
+                     "hop = each vertex splits equally among its shortest next hops (as hashing switches do); path = "
+                     "equal split over the shortest paths"),
+        int_param("max_paths", "64", "most paths (max-min variables) per flow", 1, 1 << 16)},
+       [](const ParamSet& p, const Topology&) -> std::unique_ptr<Routing> {
+         return std::make_unique<EcmpRouting>(p.get_string("mode") == "hop",
+                                              static_cast<std::uint32_t>(p.get_int("max_paths")));
+       },
+       "Equal-cost multipath on the shortest-path DAG (links u -> x with dist(x) = dist(u) - 1, distances in "
+       "links to the destination's attachment vertex, shared by every flow to it as for 'bfs'), computed "
+       "without listing the paths. mode=path: each of the P shortest paths carries 1/P (P by dynamic "
+       "programming); with P > max_paths, max_paths paths evenly spread over the port-ordered list of all "
+       "paths (ranks (i + 1/2) P / max_paths) carry 1/max_paths each. mode=hop: each vertex divides what "
+       "reaches it equally among its shortest next hops; that per-link flow is decomposed exactly into "
+       "weighted paths (heaviest remaining next hop, bottleneck weight; at most one path per DAG link), and "
+       "with more than max_paths paths the first max_paths are kept and their weights renormalised. In "
+       "symmetric networks (fat trees) both modes coincide. Each path is one max-min variable weighted by "
+       "its split; the flow's rate is the sum of its paths' rates. Failed links are avoided; a flow with no "
+       "remaining path is unroutable. Cost per flow: O(DAG links + paths x length)."});
+}
+
+}  // namespace interflow::routing

@@ -1,0 +1,168 @@
+// KSP and AllPath-d for any topology: simple paths listed shortest first by a bounded depth-first
+// enumeration guided by the per-destination distance tables of routing/destination_search.hpp.
+//
+// With unit link costs, the simple paths of exactly L links from s to t are listed in port order by a
+// depth-first search that only steps to a vertex x when dist(x) <= links left - 1 (so it never follows a
+// branch that cannot reach t in time) and never revisits a vertex of the current path. Taking L =
+// dist(s), dist(s) + 1, ... in turn gives the paths in order of length, ties in port order:
+//   ksp      the first k of them, i.e. the k shortest simple paths (what Yen's algorithm gives with unit
+//            costs, in a fixed tie order), looking at most max_extra links past the shortest;
+//            disjoint=true keeps only paths sharing no cable with a path kept before (greedy, in that
+//            order).
+//   allpath  every simple path of at most dist(s) + d links, at most max_paths of them (shortest first).
+// Splits: equal, or weighted by 1/length (shorter paths carry more). Each path is one max-min variable.
+// Work is bounded: a flow's search stops after kMaxSteps link visits with the paths found so far.
+#include <algorithm>
+#include <memory>
+
+#include "routing/destination_search.hpp"
+#include "routing/registry.hpp"
+
+namespace interflow::routing {
+
+namespace {
+
+struct EnumerationOptions {
+  std::uint32_t max_paths;  // paths per flow
+  std::uint32_t max_extra;  // links beyond the shortest
+  bool disjoint;            // cable-disjoint paths only
+  bool length_weighted;     // split 1/length instead of equal
+};
+
+class PathEnumerationRouting : public DestinationSearchRouting {
+ public:
+  explicit PathEnumerationRouting(const EnumerationOptions& o) : o_(o) {}
+
+  bool multipath() const override { return true; }
+  std::uint32_t extra_levels() const override { return o_.max_extra; }
+
+  static constexpr std::uint64_t kMaxSteps = 1ULL << 22;
+
+  void route_flow(const Network& net, const FlowToRoute& f, SearchScratch& s, PathSink& sink) const override {
+    // Found paths: links in s.links, path i = s.links[s.offsets[i] .. s.offsets[i+1]).
+    s.links.clear();
+    s.offsets.assign(1, 0);
+    s.path.clear();  // the current path's links
+    const std::uint32_t stamp = s.next_stamp();
+    Search search{net, f, s, stamp, 0};
+    s.mark[f.source] = stamp;
+    for (std::uint32_t extra = 0; extra <= o_.max_extra && found(s) < o_.max_paths && search.steps < kMaxSteps; ++extra)
+      descend(search, f.source, s.dist[f.source] + extra);
+    s.mark[f.source] = 0;
+    emit(net, f, s, sink);
+  }
+
+ private:
+  struct Search {
+    const Network& net;
+    const FlowToRoute& f;
+    SearchScratch& s;
+    std::uint32_t stamp;
+    std::uint64_t steps;
+  };
+
+  static std::size_t found(const SearchScratch& s) { return s.offsets.size() - 1; }
+
+  // Lists the simple paths from u that reach the target in exactly `left` more links; false once enough
+  // paths were found or the step budget is spent.
+  bool descend(Search& q, VertexId u, std::uint32_t left) const {
+    SearchScratch& s = q.s;
+    if (u == q.f.target) {
+      if (left == 0) keep_current(q);
+      return found(s) < o_.max_paths;
+    }
+    if (left == 0) return true;
+    for (LinkId l = q.net.out_begin(u); l < q.net.out_end(u); ++l) {
+      if (++q.steps > kMaxSteps) return false;
+      const VertexId x = q.net.target(l);
+      if (!usable(q.net, s, l, q.f.target, left - 1) || s.mark[x] == q.stamp) continue;
+      s.mark[x] = q.stamp;
+      s.path.push_back(l);
+      const bool go_on = descend(q, x, left - 1);
+      s.path.pop_back();
+      s.mark[x] = 0;
+      if (!go_on) return false;
+    }
+    return true;
+  }
+
+  // Keeps the current path unless it must be cable-disjoint from the kept ones and is not.
+  void keep_current(Search& q) const {
+    SearchScratch& s = q.s;
+    if (o_.disjoint)
+      for (LinkId l : s.path)
+        for (LinkId k : s.links)
+          if (k == l || k == q.net.reverse(l)) return;
+    s.links.insert(s.links.end(), s.path.begin(), s.path.end());
+    s.offsets.push_back(static_cast<std::uint32_t>(s.links.size()));
+  }
+
+  void emit(const Network& net, const FlowToRoute& f, const SearchScratch& s, PathSink& sink) const {
+    const std::size_t n = found(s);
+    double total = 0;
+    for (std::size_t i = 0; i < n; ++i) total += weight(s, i, net, f);
+    for (std::size_t i = 0; i < n; ++i) {
+      for (std::uint32_t j = s.offsets[i]; j < s.offsets[i + 1]; ++j) sink.push(s.links[j]);
+      if (!append_last_hop(net, f, sink)) return;
+      sink.commit(weight(s, i, net, f) / total);
+    }
+  }
+
+  double weight(const SearchScratch& s, std::size_t i, const Network&, const FlowToRoute& f) const {
+    if (!o_.length_weighted) return 1.0;
+    const double length = s.offsets[i + 1] - s.offsets[i] + (f.destination != f.target ? 1.0 : 0.0);
+    return 1.0 / std::max(1.0, length);
+  }
+
+  EnumerationOptions o_;
+};
+
+ParamSpec split_param() {
+  return choice_param("split", "equal", {"equal", "length"},
+                      "how a flow is divided among its paths: equal, or in proportion to 1/length (links)");
+}
+
+}  // namespace
+
+void register_path_enumeration(RoutingRegistry& registry) {
+  const std::string common =
+      " Paths come from a depth-first enumeration of simple paths of exactly L links for L = shortest, "
+      "shortest + 1, ..., stepping only to vertices whose distance to the destination's attachment vertex fits "
+      "in the links left (distances from one breadth-first search per attachment vertex, shared by its flows, as "
+      "for 'bfs'); ties in port order. Each path is one max-min variable weighted by its split, and the flow's "
+      "rate is the sum of its paths' rates. split=equal gives every path the same share, split=length a share "
+      "proportional to 1/links. Failed links are avoided; a flow with no path is unroutable. A flow's "
+      "enumeration stops after 2^22 link visits, keeping the paths found so far.";
+  registry.add(
+      {"ksp",
+       "the k shortest simple paths of every flow, for any topology",
+       {int_param("k", "8", "paths per flow", 1, 1 << 16),
+        int_param("max_extra", "4", "look at paths at most this many links longer than the shortest", 0, 64),
+        bool_param("disjoint", "false", "keep only paths that share no cable with a path kept before (greedy)"),
+        split_param()},
+       [](const ParamSet& p, const Topology&) -> std::unique_ptr<Routing> {
+         return std::make_unique<PathEnumerationRouting>(EnumerationOptions{
+             static_cast<std::uint32_t>(p.get_int("k")), static_cast<std::uint32_t>(p.get_int("max_extra")),
+             p.get_bool("disjoint"), p.get_string("split") == "length"});
+       },
+       "K shortest simple paths with unit link costs: the first k simple paths in order of length (the set "
+       "Yen's algorithm gives, with ties broken in port order), among paths at most max_extra links longer "
+       "than the shortest; fewer when fewer exist. disjoint=true keeps, in that order, only paths sharing no "
+       "cable with a path already kept." +
+           common});
+  registry.add(
+      {"allpath",
+       "every simple path at most d links longer than the shortest (AllPath-d), for any topology",
+       {int_param("d", "2", "extra links allowed beyond the shortest path", 0, 64),
+        int_param("max_paths", "64", "most paths per flow (the shortest ones are kept)", 1, 1 << 16), split_param()},
+       [](const ParamSet& p, const Topology&) -> std::unique_ptr<Routing> {
+         return std::make_unique<PathEnumerationRouting>(
+             EnumerationOptions{static_cast<std::uint32_t>(p.get_int("max_paths")),
+                                static_cast<std::uint32_t>(p.get_int("d")), false, p.get_string("split") == "length"});
+       },
+       "AllPath-d: every simple path of at most shortest + d links, capped at max_paths per flow (shortest "
+       "first, ties in port order)." +
+           common});
+}
+
+}  // namespace interflow::routing
