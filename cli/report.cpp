@@ -67,6 +67,7 @@ void write_summary_json(const StaticRun& run, std::ostream& out) {
   j.field("failures", c.failures);
   j.field("failure_scope", c.failure_scope);
   j.field("max_flows", c.max_flows);
+  j.field("max_path_memory_gib", c.max_path_memory_gib);
   j.end_object();
 
   j.key("network").begin_object();
@@ -197,7 +198,8 @@ void write_results_dir(const StaticRun& run, const std::string& dir, bool flows_
         << "switch-latency-ns = " << JsonWriter::number(c.links.switch_latency_ns) << '\n'
         << "failures = " << JsonWriter::escape(c.failures) << '\n'
         << "failure-scope = " << JsonWriter::escape(c.failure_scope) << '\n'
-        << "max-flows = " << c.max_flows << '\n';
+        << "max-flows = " << c.max_flows << '\n'
+        << "max-path-memory = " << JsonWriter::number(c.max_path_memory_gib) << '\n';
   }
   if (flows_csv) {
     auto out = open_output(base / "flows.csv");

@@ -85,6 +85,11 @@ Action add_static_command(CLI::App& app, const Plugins& plugins) {
       ->capture_default_str();
   cmd->add_option("--max-flows", config->max_flows, "refuse patterns that would generate more flows")
       ->capture_default_str();
+  cmd->add_option("--max-path-memory", config->max_path_memory_gib,
+                  "refuse routings whose paths would need more memory, in GiB (4 bytes per link of a path, 12 per "
+                  "path)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   cmd->add_option("-o,--out", output->dir, "write summary.json and links.csv (and flows.csv) into this directory");
   cmd->add_flag("--flows-csv", output->flows_csv, "with --out, also write flows.csv (one row per flow)");
   cmd->add_flag("--json", output->json, "print summary.json on stdout instead of the text summary");

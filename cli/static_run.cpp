@@ -56,6 +56,7 @@ StaticRun run_static(const Plugins& plugins, const StaticConfig& config) {
   options.seed = config.seed;
   options.direct_endpoint_gbps = config.links.endpoint_gbps;
   options.progress = &progress;
+  options.max_path_bytes = static_cast<std::uint64_t>(config.max_path_memory_gib * static_cast<double>(1ULL << 30));
   run.result = StaticEngine(net, *routing).run(run.flows, options);
   run.total_seconds = total.seconds();
   return run;

@@ -22,6 +22,7 @@ struct StaticConfig {
   std::string failures = "0";
   std::string failure_scope = "network";
   std::uint64_t max_flows = 200'000'000;
+  double max_path_memory_gib = 8;  // refuse routings whose paths would need more
   bool progress = false;
 };
 

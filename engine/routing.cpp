@@ -3,11 +3,28 @@
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 
+#include <iomanip>
 #include <numeric>
+#include <sstream>
 
+#include "engine/error.hpp"
 #include "engine/random.hpp"
 
 namespace interflow {
+
+void check_path_memory(std::uint64_t link_entries, std::uint64_t vars, const RouteContext& ctx) {
+  const std::uint64_t bytes = path_bytes(link_entries, vars);
+  if (bytes <= ctx.max_path_bytes) return;
+  const auto gib = [](std::uint64_t b) {
+    std::ostringstream text;
+    text << std::setprecision(3) << static_cast<double>(b) / static_cast<double>(1ULL << 30);
+    return text.str();
+  };
+  throw InputError("the routed paths need at least " + gib(bytes) + " GiB (" + std::to_string(vars) +
+                   " path variables, " + std::to_string(link_entries) + " link entries), more than the limit " +
+                   gib(ctx.max_path_bytes) +
+                   " GiB (--max-path-memory); lower the routing's max_paths or k, or raise the limit if memory allows");
+}
 
 // Two passes over fixed chunks of flows: the first only measures each flow's paths, the second
 // routes again and writes them straight into the final table. Routing twice is cheaper than
@@ -33,6 +50,9 @@ PathTable PerFlowRouting::route_all(const Network& net, const FlowSet& flows, co
       links[f] = static_cast<std::uint32_t>(sink.num_links());
     }
   });
+  std::uint64_t total_links = 0, total_vars = 0;
+  for (std::size_t f = 0; f < n; ++f) total_links += links[f], total_vars += vars[f];
+  check_path_memory(total_links, total_vars, ctx);
   PathTable table = PathTableBuilder::allocate(vars, links);
   vars = {};
   links = {};
@@ -59,6 +79,7 @@ PathTable LoadAwareRouting::route_all(const Network& net, const FlowSet& flows, 
       for (LinkId l : sink.current_flow_links()) ++paths_on_link[l];
     }
     sink.end_flow();
+    if (f % kProgressStep == 0) check_path_memory(sink.num_links(), sink.num_vars(), ctx);
     if (ctx.progress && (f + 1) % kProgressStep == 0) ctx.progress->fetch_add(kProgressStep, std::memory_order_relaxed);
   }
   if (ctx.progress) ctx.progress->fetch_add(flows.size() % kProgressStep, std::memory_order_relaxed);

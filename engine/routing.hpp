@@ -15,7 +15,14 @@ namespace interflow {
 struct RouteContext {
   std::uint64_t seed = 1;                          // the run seed; per-flow streams derive from it
   std::atomic<std::uint64_t>* progress = nullptr;  // flows routed so far (optional)
+  std::uint64_t max_path_bytes = 8ULL << 30;       // refuse routings whose paths would need more memory
 };
+
+// Memory of routed paths in a PathTable: 4 bytes per link entry, 12 per path variable (offset, split).
+inline std::uint64_t path_bytes(std::uint64_t link_entries, std::uint64_t vars) { return 4 * link_entries + 12 * vars; }
+
+// Throws an InputError when paths of that size exceed ctx.max_path_bytes.
+void check_path_memory(std::uint64_t link_entries, std::uint64_t vars, const RouteContext& ctx);
 
 // Appends link l to the path being built, or, when l does not exist (kNone) or is down, drops every
 // path of the flow and returns false: what single-path routings without an alternative do.

@@ -30,6 +30,7 @@ StaticResult StaticEngine::run(const FlowSet& flows, const StaticOptions& option
   if (options.progress) options.progress->phase("routing flows", flows.size());
   RouteContext ctx;
   ctx.seed = options.seed;
+  ctx.max_path_bytes = options.max_path_bytes;
   ctx.progress = options.progress ? options.progress->counter() : nullptr;
   result.paths = routing_.route_all(net_, flows, ctx);
   const PathTable& paths = result.paths;

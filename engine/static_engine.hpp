@@ -22,6 +22,7 @@ struct StaticOptions {
   // only to normalise throughputs.
   double direct_endpoint_gbps = 100.0;
   Progress* progress = nullptr;
+  std::uint64_t max_path_bytes = 8ULL << 30;  // see RouteContext
 };
 
 struct StaticMetrics {

@@ -3,6 +3,8 @@
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 
+#include <atomic>
+
 namespace interflow::routing {
 
 namespace {
@@ -104,9 +106,10 @@ PathTable DestinationSearchRouting::route_all(const Network& net, const FlowSet&
   const std::uint32_t vertices = net.num_vertices();
   const std::uint32_t extra = extra_levels();
   tbb::enumerable_thread_specific<SearchScratch> scratch([vertices] { return SearchScratch(vertices); });
+  std::atomic<std::uint64_t> stored_links{0}, stored_vars{0};  // over all chunks, for the memory limit
   tbb::parallel_for(std::size_t{0}, chunks, [&](std::size_t c) {
     SearchScratch& s = scratch.local();
-    std::uint64_t routed = 0;
+    std::uint64_t routed = 0, links_before = 0, vars_before = 0;
     for (std::uint32_t g = chunk_first_group[c]; g < chunk_first_group[c + 1]; ++g) {
       const DestinationGroup& group = groups[g];
       const std::uint32_t discovered = search(net, flows, order, group, g + 1, extra, s);
@@ -120,6 +123,11 @@ PathTable DestinationSearchRouting::route_all(const Network& net, const FlowSet&
       }
       for (std::uint32_t i = 0; i < discovered; ++i) s.dist[s.queue[i]] = kUnreached;
       routed += group.end - group.begin;
+      const std::uint64_t links = stored_links += sinks[c].num_links() - links_before;
+      const std::uint64_t vars = stored_vars += sinks[c].num_vars() - vars_before;
+      links_before = sinks[c].num_links();
+      vars_before = sinks[c].num_vars();
+      check_path_memory(links, vars, ctx);
     }
     if (ctx.progress) ctx.progress->fetch_add(routed, std::memory_order_relaxed);
   });

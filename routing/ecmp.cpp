@@ -4,19 +4,21 @@
 // The DAG of a flow holds the links u -> x with dist(x) = dist(u) - 1 reachable from its source. Two
 // splits, both computed on the DAG without listing its (possibly exponentially many) paths:
 //   mode=path  equal split over the shortest paths: every path carries 1/P of the flow (P counted by
-//              dynamic programming on the DAG). With P > max_paths, max_paths paths evenly spread over
-//              the port-ordered list of all paths (ranks (i + 1/2) P / max_paths, by unranking on the
-//              path counts) carry 1/max_paths each.
+//              dynamic programming on the DAG). With P > max_paths, max_paths paths spread over the
+//              port-ordered list of all paths (ranks (i + o) P / max_paths, o a per-flow offset in
+//              [0, 1), by unranking on the path counts) carry 1/max_paths each.
 //   mode=hop   hashing ECMP as switches do it: each vertex divides what reaches it equally among its
-//              shortest next hops. That per-link flow is decomposed exactly into weighted paths (each
-//              extracted path takes the heaviest remaining next hop and the bottleneck of what remains,
-//              zeroing at least one DAG link, so at most |DAG links| paths); with more than max_paths
-//              paths the first max_paths (the heaviest first) are kept and renormalised.
+//              shortest next hops. With at most max_paths shortest paths, that per-link flow is
+//              decomposed exactly into weighted paths (each extracted path takes the heaviest remaining
+//              next hop and the bottleneck of what remains, zeroing at least one DAG link). With more,
+//              max_paths walks at the quantiles (i + o) / max_paths of the per-hop distribution carry
+//              1/max_paths each (stratified: the split follows per-hop up to that granularity).
 // Every path becomes one max-min variable with its weight as split (engine/maxmin.hpp).
 #include <algorithm>
 #include <cmath>
 #include <memory>
 
+#include "engine/random.hpp"
 #include "routing/destination_search.hpp"
 #include "routing/registry.hpp"
 
@@ -100,9 +102,10 @@ class EcmpRouting : public DestinationSearchRouting {
       return;
     }
     const bool all = paths <= max_paths_;
+    const double offset = all ? 0.0 : flow_offset(f);
     const std::uint32_t n = all ? static_cast<std::uint32_t>(paths) : max_paths_;
     for (std::uint32_t i = 0; i < n; ++i) {
-      push_ranked(net, f, s, all ? i : std::floor((i + 0.5) * paths / n), sink);
+      push_ranked(net, f, s, all ? i : std::floor((i + offset) * paths / n), sink);
       if (!append_last_hop(net, f, sink)) return;
       sink.commit(1.0 / n);
     }
@@ -112,6 +115,10 @@ class EcmpRouting : public DestinationSearchRouting {
     const std::size_t n = s.vertices.size();
     if (s.value[0] < 1) {
       sink.drop_flow();
+      return;
+    }
+    if (s.value[0] > max_paths_) {
+      stratified_per_hop_paths(net, f, s, sink);
       return;
     }
     // Flow of each DAG link under per-hop equal splitting (vertices come in decreasing distance).
@@ -159,6 +166,55 @@ class EcmpRouting : public DestinationSearchRouting {
     rescale(sink, first_var, total);
   }
 
+  // More shortest paths than max_paths: max_paths walks at the quantiles u = (i + o) / max_paths (o: flow_offset) of
+  // the per-hop distribution. At a vertex with m next hops a walk at u takes next hop floor(u m) and goes on with u m -
+  // floor(u m), so the walks spread over the next hops of every vertex in proportion to the per-hop split. Walks are
+  // monotone in u, so equal paths are consecutive and merged; each walk carries 1/max_paths.
+  void stratified_per_hop_paths(const Network& net, const FlowToRoute& f, SearchScratch& s, PathSink& sink) const {
+    s.path.clear();
+    std::size_t last_begin = 0, last_end = 0;  // the previous walk's links in s.path
+    double weight = 0;
+    const auto flush = [&]() -> bool {
+      if (weight == 0) return true;
+      for (std::size_t j = last_begin; j < last_end; ++j) sink.push(s.path[j]);
+      if (!append_last_hop(net, f, sink)) return false;
+      sink.commit(weight);
+      return true;
+    };
+    const double offset = flow_offset(f);
+    for (std::uint32_t k = 0; k < max_paths_; ++k) {
+      double u = (k + offset) / max_paths_;
+      const std::size_t begin = s.path.size();
+      for (std::uint32_t i = 0; s.vertices[i] != f.target;) {
+        const std::uint32_t out = s.offsets[i + 1] - s.offsets[i];
+        const auto pick = std::min(out - 1, static_cast<std::uint32_t>(u * out));
+        u = u * out - pick;
+        const LinkId l = s.links[s.offsets[i] + pick];
+        s.path.push_back(l);
+        i = s.local[net.target(l)];
+      }
+      if (weight > 0 && std::equal(s.path.begin() + static_cast<std::ptrdiff_t>(begin), s.path.end(),
+                                   s.path.begin() + static_cast<std::ptrdiff_t>(last_begin),
+                                   s.path.begin() + static_cast<std::ptrdiff_t>(last_end))) {
+        s.path.resize(begin);  // the same path as the previous walk
+        weight += 1.0 / max_paths_;
+        continue;
+      }
+      if (!flush()) return;
+      last_begin = begin;
+      last_end = s.path.size();
+      weight = 1.0 / max_paths_;
+    }
+    flush();
+  }
+
+  // A flow's own offset in [0, 1) for the capped cases: the quantiles (i + offset) / max_paths differ from
+  // flow to flow, so that flows do not all pick the same subset of paths (in a fat tree, the same
+  // max_paths core switches).
+  static double flow_offset(const FlowToRoute& f) {
+    return Rng(derive_seed(f.seed, Stream::Routing, f.flow)).uniform();
+  }
+
   // Divides the splits of the flow's variables from first_var by their total (a capped decomposition).
   static void rescale(PathSink& sink, std::size_t first_var, double total) {
     if (total > 0 && std::abs(total - 1.0) > 1e-9) sink.rescale_splits(first_var, 1.0 / total);
@@ -186,10 +242,14 @@ void register_ecmp(RoutingRegistry& registry) {
        "links to the destination's attachment vertex, shared by every flow to it as for 'bfs'), computed "
        "without listing the paths. mode=path: each of the P shortest paths carries 1/P (P by dynamic "
        "programming); with P > max_paths, max_paths paths evenly spread over the port-ordered list of all "
-       "paths (ranks (i + 1/2) P / max_paths) carry 1/max_paths each. mode=hop: each vertex divides what "
-       "reaches it equally among its shortest next hops; that per-link flow is decomposed exactly into "
-       "weighted paths (heaviest remaining next hop, bottleneck weight; at most one path per DAG link), and "
-       "with more than max_paths paths the first max_paths are kept and their weights renormalised. In "
+       "paths (ranks (i + o) P / max_paths, o in [0, 1) drawn per flow from the run seed) carry 1/max_paths each. "
+       "mode=hop: each vertex divides what "
+       "reaches it equally among its shortest next hops. With at most max_paths shortest paths that per-link "
+       "flow is decomposed exactly into weighted paths (heaviest remaining next hop, bottleneck weight). With "
+       "more, max_paths walks at the quantiles (i + o) / max_paths of the per-hop distribution (at a vertex "
+       "with m next hops a walk at u takes next hop floor(u m) and goes on with u m - floor(u m)) carry "
+       "1/max_paths each, equal walks merged: the split of every vertex follows per-hop up to the 1/max_paths "
+       "granularity. In "
        "symmetric networks (fat trees) both modes coincide. Each path is one max-min variable weighted by "
        "its split; the flow's rate is the sum of its paths' rates. Failed links are avoided; a flow with no "
        "remaining path is unroutable. Cost per flow: O(DAG links + paths x length)."});

@@ -333,6 +333,11 @@ TEST_CASE("cli: malformed input exits non-zero with a message naming the input")
   SUBCASE("routing for another family") {
     check_rejected("static -t fattree:k=2,n=2 -r dor", {"dor", "fattree", "torus"});
   }
+  SUBCASE("multipath paths beyond --max-path-memory") {
+    check_rejected("static -t fattree:k=8,n=3 -r ecmp:max_paths=64 --max-path-memory 0.0002",
+                   {"--max-path-memory", "max_paths", "GiB"});
+    check_rejected("static -t fattree:k=8,n=3 -r dmodk --max-path-memory 0.00001", {"--max-path-memory"});
+  }
   SUBCASE("--flows-csv without --out") {
     check_rejected("static -t torus:dims=4 --flows-csv", {"--flows-csv", "--out"});
   }

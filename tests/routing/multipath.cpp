@@ -302,6 +302,25 @@ TEST_CASE("ecmp: per-hop splitting spreads a shift permutation evenly over every
   }
 }
 
+TEST_CASE("ecmp: capped at max_paths the walks still reach every core switch of a fat tree") {
+  // 4-ary 3-tree: 16 shortest paths between pods, one per core switch; 4 per flow, offsets per flow.
+  auto topology = test::build_topology("fattree:k=4,n=3");
+  const Network& net = topology->network();
+  FlowSet flows;
+  for (EndpointId e = 0; e < 64; ++e) flows.add(e, (e + 32) % 64);
+  for (const std::string spec : {"ecmp:max_paths=4", "ecmp:mode=path,max_paths=4"}) {
+    CAPTURE(spec);
+    const PathTable paths = test::build_routing(spec, *topology)->route_all(net, flows, RouteContext{});
+    std::set<VertexId> cores;
+    for (FlowId f = 0; f < flows.size(); ++f) {
+      const auto lengths = check_paths(net, paths, f, flows.src[f], flows.dst[f]);
+      CHECK(lengths.size() <= 4);
+      for (std::uint32_t v = paths.first_var(f); v < paths.end_var(f); ++v) cores.insert(net.target(paths.links(v)[2]));
+    }
+    CHECK(cores.size() == 16);
+  }
+}
+
 TEST_CASE("multipath routings: bad parameters are refused naming them") {
   auto topology = test::build_topology("fattree:k=2,n=2");
   CHECK_THROWS_WITH_AS(test::build_routing("ecmp:mode=random", *topology), doctest::Contains("mode"), InputError);
