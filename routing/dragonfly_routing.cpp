@@ -94,6 +94,19 @@ class DragonflyPaths {
     path.push(df_.down_link(dst));
   }
 
+  // The minimal flow path through the m-th of the k global links joining the two groups (different).
+  void minimal_flow_via(EndpointId src, EndpointId dst, std::uint32_t m, DragonflyPath& path) const {
+    const std::uint32_t rs = df_.router_of(src), rd = df_.router_of(dst);
+    const std::uint32_t gs = df_.group_of_router(rs), gd = df_.group_of_router(rd);
+    path.push(df_.endpoint_link(src));
+    const std::uint32_t landing = global_hop(gs, gd, rs, df_.port_to_group(gs, gd, m), path);
+    if (landing != rd) path.push(df_.local_link(landing, rd));
+    path.push(df_.down_link(dst));
+  }
+  bool same_group(EndpointId src, EndpointId dst) const {
+    return df_.group_of_router(df_.router_of(src)) == df_.group_of_router(df_.router_of(dst));
+  }
+
   // Valiant: intermediate group uniform among the g-2 groups other than the source's and the
   // destination's, drawn first from the flow's stream; flows without a detour route minimally.
   void valiant_flow(EndpointId src, EndpointId dst, std::uint64_t flow_seed, DragonflyPath& path) const {
@@ -140,13 +153,36 @@ bool emit(const Network& net, const DragonflyPath& path, PathSink& sink) {
   return true;
 }
 
+// Every parallel global link of a minimal route as its own path, equal split over those whose links are
+// all up (dfmin:global=all).
+void emit_all_globals(const Network& net, const DragonflyPaths& paths, std::uint32_t k, EndpointId src, EndpointId dst,
+                      PathSink& sink) {
+  std::uint32_t usable = 0;
+  for (std::uint32_t m = 0; m < k; ++m) {
+    DragonflyPath path;
+    paths.minimal_flow_via(src, dst, m, path);
+    usable += std::all_of(path.links.begin(), path.links.begin() + path.size, [&](LinkId l) { return net.up(l); });
+  }
+  for (std::uint32_t m = 0; m < k; ++m) {
+    DragonflyPath path;
+    paths.minimal_flow_via(src, dst, m, path);
+    if (!std::all_of(path.links.begin(), path.links.begin() + path.size, [&](LinkId l) { return net.up(l); })) continue;
+    for (std::uint32_t i = 0; i < path.size; ++i) sink.push(path.links[i]);
+    sink.commit(1.0 / usable);
+  }
+}
+
 class DragonflyPerFlow : public PerFlowRouting {
  public:
-  DragonflyPerFlow(const DragonflyTopology& df, Tie tie, bool valiant) : paths_(df, tie), valiant_(valiant) {}
+  DragonflyPerFlow(const DragonflyTopology& df, Tie tie, bool valiant, bool all_globals = false)
+      : paths_(df, tie), valiant_(valiant), all_globals_(all_globals), k_(df.links_per_group_pair()) {}
+
+  bool multipath() const override { return all_globals_ && k_ > 1; }
 
   void route(const Network& net, EndpointId src, EndpointId dst, std::uint64_t flow_seed,
              PathSink& sink) const override {
     if (src == dst) return;
+    if (all_globals_ && !paths_.same_group(src, dst)) return emit_all_globals(net, paths_, k_, src, dst, sink);
     DragonflyPath path;
     if (valiant_)
       paths_.valiant_flow(src, dst, flow_seed, path);
@@ -157,7 +193,8 @@ class DragonflyPerFlow : public PerFlowRouting {
 
  private:
   DragonflyPaths paths_;
-  bool valiant_;
+  bool valiant_, all_globals_;
+  std::uint32_t k_;
 };
 
 // UGAL in the static engine: flows in index order, one at a time (sequential, so the table never
@@ -217,19 +254,25 @@ const char* const kNoDetour = " A flow whose path crosses a failed link is unrou
 }  // namespace
 
 void register_dragonfly_routing(RoutingRegistry& registry) {
-  registry.add({"dfmin",
-                "dragonfly minimal routing: local, global, local (at most 3 router hops)",
-                {tie_param()},
-                [](const ParamSet& p, const Topology& t) -> std::unique_ptr<Routing> {
-                  const auto& df = require_family<DragonflyTopology>(t, "dfmin", "dragonfly");
-                  return std::make_unique<DragonflyPerFlow>(df, tie_of(p), false);
-                },
-                std::string("Same router: endpoint link in, endpoint link out. Same group: one local hop. Otherwise "
-                            "a local hop to the source-group router holding the chosen global link to the "
-                            "destination group (if it is not the source router), the global hop, and a local hop "
-                            "to the destination router (if the link lands elsewhere): at most 3 router-to-router "
-                            "links plus the 2 endpoint links.") +
-                    kCommon + kNoDetour});
+  registry.add(
+      {"dfmin",
+       "dragonfly minimal routing: local, global, local (at most 3 router hops)",
+       {tie_param(), choice_param("global", "best", {"best", "all"},
+                                  "best = one path over the global link needing the fewest local hops; all = one "
+                                  "path per parallel global link between the two groups, equal split (multipath)")},
+       [](const ParamSet& p, const Topology& t) -> std::unique_ptr<Routing> {
+         const auto& df = require_family<DragonflyTopology>(t, "dfmin", "dragonfly");
+         return std::make_unique<DragonflyPerFlow>(df, tie_of(p), false, p.get_string("global") == "all");
+       },
+       std::string("Same router: endpoint link in, endpoint link out. Same group: one local hop. Otherwise "
+                   "a local hop to the source-group router holding the chosen global link to the "
+                   "destination group (if it is not the source router), the global hop, and a local hop "
+                   "to the destination router (if the link lands elsewhere): at most 3 router-to-router "
+                   "links plus the 2 endpoint links. With global=all a flow between groups gets one such "
+                   "path through each of the k parallel global links joining the two groups (each with its "
+                   "own local hops), split equally among those whose links are up; it is unroutable only "
+                   "when all k are cut. Each path is one max-min variable; the flow's rate is their sum.") +
+           kCommon + kNoDetour});
   registry.add({"dfvaliant",
                 "dragonfly Valiant routing: minimal to a random intermediate group, then minimal to the destination",
                 {tie_param()},

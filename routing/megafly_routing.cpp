@@ -40,18 +40,31 @@ class MegaflyPaths {
 
   // Minimal path; `rng` is the flow's own stream (used with parallel=random only).
   ShortPath minimal(const Network& net, EndpointId src, EndpointId dst, Rng& rng) const {
+    const std::uint32_t n = parallel_choices(src, dst);
+    return minimal_via(net, src, dst, n > 1 ? pick(dst, n, rng) : 0);
+  }
+
+  // How many minimal paths a flow has: the spines between two leaves of a group, the m parallel global
+  // links between groups, 1 on one leaf.
+  std::uint32_t parallel_choices(EndpointId src, EndpointId dst) const {
+    if (mf_.group_of(src) != mf_.group_of(dst)) return mf_.links_per_pair();
+    return mf_.leaf_in_group(src) != mf_.leaf_in_group(dst) ? mf_.spines() : 1;
+  }
+
+  // The minimal path through parallel choice `c` (< parallel_choices): the spine inside a group, the
+  // copy of the global links between groups.
+  ShortPath minimal_via(const Network& net, EndpointId src, EndpointId dst, std::uint32_t c) const {
     ShortPath path;
     path.add(mf_.injection_link(net, src));
     const std::uint32_t from = mf_.group_of(src), to = mf_.group_of(dst);
     const std::uint32_t src_leaf = mf_.leaf_in_group(src), dst_leaf = mf_.leaf_in_group(dst);
     if (from == to) {
       if (src_leaf != dst_leaf) {
-        const std::uint32_t spine = pick(dst, mf_.spines(), rng);
-        path.add(mf_.leaf_to_spine(net, from, src_leaf, spine));
-        path.add(mf_.spine_to_leaf(net, from, spine, dst_leaf));
+        path.add(mf_.leaf_to_spine(net, from, src_leaf, c));
+        path.add(mf_.spine_to_leaf(net, from, c, dst_leaf));
       }
     } else {
-      const std::uint32_t spine = cross(net, from, src_leaf, to, pick(dst, mf_.links_per_pair(), rng), path);
+      const std::uint32_t spine = cross(net, from, src_leaf, to, c, path);
       path.add(mf_.spine_to_leaf(net, to, spine, dst_leaf));
     }
     path.add(mf_.leaf_to_endpoint(net, dst));
@@ -128,16 +141,33 @@ void emit(const Network& net, const ShortPath& path, PathSink& sink) {
 
 class MegaflyMinimal : public PerFlowRouting {
  public:
-  MegaflyMinimal(const topo::MegaflyTopology& mf, Parallel parallel) : paths_(mf, parallel) {}
+  MegaflyMinimal(const topo::MegaflyTopology& mf, Parallel parallel, bool all = false)
+      : paths_(mf, parallel), all_(all) {}
+  bool multipath() const override { return all_; }
   void route(const Network& net, EndpointId src, EndpointId dst, std::uint64_t flow_seed,
              PathSink& sink) const override {
     if (src == dst) return;
+    if (all_) return emit_all(net, src, dst, sink);
     Rng rng(flow_seed);
     emit(net, paths_.minimal(net, src, dst, rng), sink);
   }
 
  private:
+  // Every parallel minimal path, equal split over those whose links are all up.
+  void emit_all(const Network& net, EndpointId src, EndpointId dst, PathSink& sink) const {
+    const std::uint32_t n = paths_.parallel_choices(src, dst);
+    std::uint32_t usable = 0;
+    for (std::uint32_t c = 0; c < n; ++c) usable += paths_.minimal_via(net, src, dst, c).usable(net);
+    for (std::uint32_t c = 0; c < n; ++c) {
+      const ShortPath path = paths_.minimal_via(net, src, dst, c);
+      if (!path.usable(net)) continue;
+      for (std::uint32_t i = 0; i < path.length; ++i) sink.push(path.links[i]);
+      sink.commit(1.0 / usable);
+    }
+  }
+
   MegaflyPaths paths_;
+  bool all_;
 };
 
 class MegaflyValiant : public PerFlowRouting {
@@ -217,9 +247,20 @@ const char* const kNoDetour = " A flow whose path crosses a failed link is unrou
 void register_megafly_routing(RoutingRegistry& registry) {
   registry.add({"mfmin",
                 "minimal routing for megafly (dragonfly+), choosing among parallel spine paths",
-                {parallel_param()},
-                make<MegaflyMinimal>("mfmin"),
-                std::string("One path per flow, split 1.") + kMinimalRule + kNoDetour});
+                {parallel_param(),
+                 choice_param("paths", "one", {"one", "all"},
+                              "one = a single minimal path chosen by `parallel`; all = every parallel minimal path "
+                              "(each spine inside a group, each of the m global links between groups), equal split "
+                              "(multipath)")},
+                [](const ParamSet& p, const Topology& t) -> std::unique_ptr<Routing> {
+                  const auto& mf = require_family<topo::MegaflyTopology>(t, "mfmin", "megafly");
+                  return std::make_unique<MegaflyMinimal>(mf, parallel_of(p), p.get_string("paths") == "all");
+                },
+                std::string("One path per flow, split 1; with paths=all one path per parallel choice (the spine "
+                            "inside a group, the copy of the m global links between groups), split equally among "
+                            "those whose links are all up, each a max-min variable (the flow's rate is their sum); "
+                            "unroutable only when every one is cut.") +
+                    kMinimalRule + kNoDetour});
   registry.add(
       {"mfvaliant",
        "Valiant routing for megafly through a random intermediate group",

@@ -4,9 +4,11 @@
 // With unit link costs, the simple paths of exactly L links from s to t are listed in port order by a
 // depth-first search that only steps to a vertex x when dist(x) <= links left - 1 (so it never follows a
 // branch that cannot reach t in time) and never revisits a vertex of the current path. Taking L =
-// dist(s), dist(s) + 1, ... in turn gives the paths in order of length, ties in port order:
+// dist(s), dist(s) + 1, ... in turn gives the paths in order of length, ties in that order:
 //   ksp      the first k of them, i.e. the k shortest simple paths (what Yen's algorithm gives with unit
 //            costs, in a fixed tie order), looking at most max_extra links past the shortest;
+//            tie=spread (default) rotates each vertex's port order per flow, so that flows with many
+//            equally short paths (fat trees) do not all take the lowest ports;
 //            disjoint=true keeps only paths sharing no cable with a path kept before (greedy, in that
 //            order).
 //   allpath  every simple path of at most dist(s) + d links, at most max_paths of them (shortest first).
@@ -15,6 +17,7 @@
 #include <algorithm>
 #include <memory>
 
+#include "engine/random.hpp"
 #include "routing/destination_search.hpp"
 #include "routing/registry.hpp"
 
@@ -27,6 +30,7 @@ struct EnumerationOptions {
   std::uint32_t max_extra;  // links beyond the shortest
   bool disjoint;            // cable-disjoint paths only
   bool length_weighted;     // split 1/length instead of equal
+  bool spread;              // ties in a per-flow rotated port order instead of port order
 };
 
 class PathEnumerationRouting : public DestinationSearchRouting {
@@ -44,7 +48,7 @@ class PathEnumerationRouting : public DestinationSearchRouting {
     s.offsets.assign(1, 0);
     s.path.clear();  // the current path's links
     const std::uint32_t stamp = s.next_stamp();
-    Search search{net, f, s, stamp, 0};
+    Search search{net, f, s, stamp, 0, o_.spread ? derive_seed(f.seed, Stream::Routing, f.flow) : 0};
     s.mark[f.source] = stamp;
     for (std::uint32_t extra = 0; extra <= o_.max_extra && found(s) < o_.max_paths && search.steps < kMaxSteps; ++extra)
       descend(search, f.source, s.dist[f.source] + extra);
@@ -59,6 +63,7 @@ class PathEnumerationRouting : public DestinationSearchRouting {
     SearchScratch& s;
     std::uint32_t stamp;
     std::uint64_t steps;
+    std::uint64_t rotation_seed;  // 0: plain port order
   };
 
   static std::size_t found(const SearchScratch& s) { return s.offsets.size() - 1; }
@@ -72,7 +77,12 @@ class PathEnumerationRouting : public DestinationSearchRouting {
       return found(s) < o_.max_paths;
     }
     if (left == 0) return true;
-    for (LinkId l = q.net.out_begin(u); l < q.net.out_end(u); ++l) {
+    // Out-links in port order, rotated by a per-flow, per-vertex amount with tie=spread, so that flows
+    // with many equally short paths do not all take the lowest ports.
+    const LinkId first = q.net.out_begin(u), degree = q.net.out_end(u) - first;
+    const LinkId rotate = q.rotation_seed == 0 ? 0 : static_cast<LinkId>(mix64(q.rotation_seed ^ u) % degree);
+    for (LinkId i = 0; i < degree; ++i) {
+      const LinkId l = first + (i + rotate) % degree;
       if (++q.steps > kMaxSteps) return false;
       const VertexId x = q.net.target(l);
       if (!usable(q.net, s, l, q.f.target, left - 1) || s.mark[x] == q.stamp) continue;
@@ -117,6 +127,12 @@ class PathEnumerationRouting : public DestinationSearchRouting {
   EnumerationOptions o_;
 };
 
+ParamSpec tie_param() {
+  return choice_param("tie", "spread", {"spread", "port"},
+                      "order among paths of equal length: spread = port order rotated per flow and vertex (flows "
+                      "with many equal paths spread over them); port = plain port order");
+}
+
 ParamSpec split_param() {
   return choice_param("split", "equal", {"equal", "length"},
                       "how a flow is divided among its paths: equal, or in proportion to 1/length (links)");
@@ -129,7 +145,9 @@ void register_path_enumeration(RoutingRegistry& registry) {
       " Paths come from a depth-first enumeration of simple paths of exactly L links for L = shortest, "
       "shortest + 1, ..., stepping only to vertices whose distance to the destination's attachment vertex fits "
       "in the links left (distances from one breadth-first search per attachment vertex, shared by its flows, as "
-      "for 'bfs'); ties in port order. Each path is one max-min variable weighted by its split, and the flow's "
+      "for 'bfs'); among paths of equal length, tie=spread (default) takes the out-links of every vertex in port "
+      "order rotated by an amount drawn from the flow's seed and the vertex, tie=port in plain port order. Each path "
+      "is one max-min variable weighted by its split, and the flow's "
       "rate is the sum of its paths' rates. split=equal gives every path the same share, split=length a share "
       "proportional to 1/links. Failed links are avoided; a flow with no path is unroutable. A flow's "
       "enumeration stops after 2^22 link visits, keeping the paths found so far.";
@@ -139,30 +157,30 @@ void register_path_enumeration(RoutingRegistry& registry) {
        {int_param("k", "8", "paths per flow", 1, 1 << 16),
         int_param("max_extra", "4", "look at paths at most this many links longer than the shortest", 0, 64),
         bool_param("disjoint", "false", "keep only paths that share no cable with a path kept before (greedy)"),
-        split_param()},
+        split_param(), tie_param()},
        [](const ParamSet& p, const Topology&) -> std::unique_ptr<Routing> {
          return std::make_unique<PathEnumerationRouting>(EnumerationOptions{
              static_cast<std::uint32_t>(p.get_int("k")), static_cast<std::uint32_t>(p.get_int("max_extra")),
-             p.get_bool("disjoint"), p.get_string("split") == "length"});
+             p.get_bool("disjoint"), p.get_string("split") == "length", p.get_string("tie") == "spread"});
        },
        "K shortest simple paths with unit link costs: the first k simple paths in order of length (the set "
-       "Yen's algorithm gives, with ties broken in port order), among paths at most max_extra links longer "
+       "Yen's algorithm gives; ties in the order set by `tie`), among paths at most max_extra links longer "
        "than the shortest; fewer when fewer exist. disjoint=true keeps, in that order, only paths sharing no "
        "cable with a path already kept." +
            common});
-  registry.add(
-      {"allpath",
-       "every simple path at most d links longer than the shortest (AllPath-d), for any topology",
-       {int_param("d", "2", "extra links allowed beyond the shortest path", 0, 64),
-        int_param("max_paths", "64", "most paths per flow (the shortest ones are kept)", 1, 1 << 16), split_param()},
-       [](const ParamSet& p, const Topology&) -> std::unique_ptr<Routing> {
-         return std::make_unique<PathEnumerationRouting>(
-             EnumerationOptions{static_cast<std::uint32_t>(p.get_int("max_paths")),
-                                static_cast<std::uint32_t>(p.get_int("d")), false, p.get_string("split") == "length"});
-       },
-       "AllPath-d: every simple path of at most shortest + d links, capped at max_paths per flow (shortest "
-       "first, ties in port order)." +
-           common});
+  registry.add({"allpath",
+                "every simple path at most d links longer than the shortest (AllPath-d), for any topology",
+                {int_param("d", "2", "extra links allowed beyond the shortest path", 0, 64),
+                 int_param("max_paths", "64", "most paths per flow (the shortest ones are kept)", 1, 1 << 16),
+                 split_param(), tie_param()},
+                [](const ParamSet& p, const Topology&) -> std::unique_ptr<Routing> {
+                  return std::make_unique<PathEnumerationRouting>(EnumerationOptions{
+                      static_cast<std::uint32_t>(p.get_int("max_paths")), static_cast<std::uint32_t>(p.get_int("d")),
+                      false, p.get_string("split") == "length", p.get_string("tie") == "spread"});
+                },
+                "AllPath-d: every simple path of at most shortest + d links, capped at max_paths per flow (shortest "
+                "first, ties in the order set by `tie`)." +
+                    common});
 }
 
 }  // namespace interflow::routing

@@ -18,6 +18,7 @@ void register_ecmp(RoutingRegistry& registry);
 // ksp and allpath (routing/path_enumeration.cpp).
 void register_path_enumeration(RoutingRegistry& registry);
 void register_tree_routing(RoutingRegistry& registry);
+void register_tree_multipath(RoutingRegistry& registry);
 void register_xgft_routing(RoutingRegistry& registry);
 void register_hyperx_routing(RoutingRegistry& registry);
 void register_bcube_routing(RoutingRegistry& registry);

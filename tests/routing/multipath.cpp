@@ -321,6 +321,102 @@ TEST_CASE("ecmp: capped at max_paths the walks still reach every core switch of 
   }
 }
 
+TEST_CASE("updown: the tree's own multipath gives the same paths and splits as ecmp") {
+  for (const std::string t : {"fattree:k=4,n=3", "thintree:k=4,kp=2,n=3", "fattree:k=3,n=2"}) {
+    CAPTURE(t);
+    auto topology = test::build_topology(t);
+    const Network& net = topology->network();
+    const FlowSet flows = sample_pairs(net.num_endpoints());
+    const PathTable ours = test::build_routing("updown", *topology)->route_all(net, flows, RouteContext{});
+    const PathTable ecmp = test::build_routing("ecmp:mode=path", *topology)->route_all(net, flows, RouteContext{});
+    for (FlowId f = 0; f < flows.size(); ++f) {
+      check_paths(net, ours, f, flows.src[f], flows.dst[f]);
+      std::map<std::vector<LinkId>, double> a, b;
+      for (std::uint32_t v = ours.first_var(f); v < ours.end_var(f); ++v)
+        a[{ours.links(v).begin(), ours.links(v).end()}] = ours.split(v);
+      for (std::uint32_t v = ecmp.first_var(f); v < ecmp.end_var(f); ++v)
+        b[{ecmp.links(v).begin(), ecmp.links(v).end()}] = ecmp.split(v);
+      REQUIRE(a.size() == b.size());
+      for (const auto& [path, split] : a) {
+        REQUIRE(b.count(path) == 1);
+        CHECK(split == doctest::Approx(b[path]));
+      }
+    }
+  }
+}
+
+TEST_CASE("updown: capped flows stay valid and a failed core cable is avoided by every flow") {
+  auto topology = test::build_topology("fattree:k=4,n=3");
+  Network& net = topology->network();
+  const FlowSet flows = sample_pairs(net.num_endpoints());
+  // Fail the first cable from a level-1 switch to a top switch.
+  LinkId failed = kNone;
+  for (LinkId l = 0; l < net.num_links() && failed == kNone; ++l)
+    if (net.kind(net.source(l)) == VertexKind::Switch && net.kind(net.target(l)) == VertexKind::Switch &&
+        net.target(l) > net.source(l) && net.target(l) >= net.num_vertices() - 16)
+      failed = l;
+  REQUIRE(failed != kNone);
+  net.set_up(failed, false);
+  net.set_up(net.reverse(failed), false);
+  for (const std::string spec : {"updown", "updown:max_paths=3", "ecmp", "ecmp:max_paths=3"}) {
+    CAPTURE(spec);
+    const PathTable paths = test::build_routing(spec, *topology)->route_all(net, flows, RouteContext{});
+    for (FlowId f = 0; f < flows.size(); ++f) {
+      REQUIRE(paths.routed(f));
+      const auto lengths = check_paths(net, paths, f, flows.src[f], flows.dst[f]);  // checks every link is up
+      CHECK(lengths.size() <= (spec.find("=3") != std::string::npos ? 3u : 16u));
+    }
+  }
+}
+
+TEST_CASE("dfmin global=all and mfmin paths=all: one path per parallel global link or spine") {
+  SUBCASE("dragonfly a=4 h=2 g=5: k = 2 global links per group pair") {
+    auto topology = test::build_topology("dragonfly:a=4,p=2,h=2,g=5");
+    Network& net = topology->network();
+    const FlowSet flows = sample_pairs(net.num_endpoints());
+    REQUIRE(flows.dst[39 - 1] >= 8);  // flows from endpoint 0 reach other groups
+    auto routing = test::build_routing("dfmin:global=all", *topology);
+    const PathTable paths = routing->route_all(net, flows, RouteContext{});
+    const std::uint32_t per_group = 4 * 2;  // a * p endpoints
+    for (FlowId f = 0; f < flows.size(); ++f) {
+      const auto lengths = check_paths(net, paths, f, flows.src[f], flows.dst[f]);
+      const bool between = flows.src[f] / per_group != flows.dst[f] / per_group;
+      CHECK(lengths.size() == (between ? 2u : 1u));
+      CHECK(lengths.back() <= 5);
+    }
+    // Cut one global cable: the flows that used it keep their other path with the whole flow.
+    // A global cable: between routers (vertices after the 40 endpoints) of different groups of a = 4.
+    LinkId global = kNone;
+    for (LinkId l : paths.links(paths.first_var(38)))
+      if (net.source(l) >= 40 && net.target(l) >= 40 && (net.source(l) - 40) / 4 != (net.target(l) - 40) / 4)
+        global = l;
+    REQUIRE(global != kNone);
+    net.set_up(global, false);
+    net.set_up(net.reverse(global), false);
+    const PathTable after = routing->route_all(net, flows, RouteContext{});
+    std::size_t rerouted = 0;
+    for (FlowId f = 0; f < flows.size(); ++f) {
+      REQUIRE(after.routed(f));
+      check_paths(net, after, f, flows.src[f], flows.dst[f]);
+      rerouted += after.end_var(f) - after.first_var(f) < paths.end_var(f) - paths.first_var(f);
+    }
+    CHECK(rerouted > 0);
+  }
+  SUBCASE("megafly: spines inside a group and m global links between groups") {
+    auto topology = test::build_topology("megafly:leaves=2,spines=3,p=2,h=2,g=4");
+    const Network& net = topology->network();
+    const FlowSet flows = sample_pairs(net.num_endpoints());
+    const PathTable paths = test::build_routing("mfmin:paths=all", *topology)->route_all(net, flows, RouteContext{});
+    const std::uint32_t per_leaf = 2, per_group = 4, m = 3 * 2 / 3;  // m = spines * h / (g - 1)
+    for (FlowId f = 0; f < flows.size(); ++f) {
+      const EndpointId s = flows.src[f], d = flows.dst[f];
+      const auto lengths = check_paths(net, paths, f, s, d);
+      const std::size_t expected = s / per_group != d / per_group ? m : (s / per_leaf != d / per_leaf ? 3u : 1u);
+      CHECK(lengths.size() == expected);
+    }
+  }
+}
+
 TEST_CASE("multipath routings: bad parameters are refused naming them") {
   auto topology = test::build_topology("fattree:k=2,n=2");
   CHECK_THROWS_WITH_AS(test::build_routing("ecmp:mode=random", *topology), doctest::Contains("mode"), InputError);
