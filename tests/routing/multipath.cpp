@@ -417,6 +417,37 @@ TEST_CASE("dfmin global=all and mfmin paths=all: one path per parallel global li
   }
 }
 
+TEST_CASE("ksp disjoint=true keeps cable-disjoint paths and split=length weighs paths by 1/length") {
+  auto topology = test::build_topology("torus:dims=4x4x3");
+  const Network& net = topology->network();
+  const FlowSet flows = sample_pairs(net.num_endpoints(), 4);
+  const PathTable disjoint =
+      test::build_routing("ksp:k=6,max_extra=6,disjoint=true", *topology)->route_all(net, flows, RouteContext{});
+  const PathTable weighted =
+      test::build_routing("allpath:d=2,max_paths=65536,split=length", *topology)->route_all(net, flows, RouteContext{});
+  std::size_t most = 0;
+  for (FlowId f = 0; f < flows.size(); ++f) {
+    check_paths(net, disjoint, f, flows.src[f], flows.dst[f]);
+    std::set<LinkId> cables;  // each cable by its lower-numbered direction
+    std::size_t links = 0;
+    for (std::uint32_t v = disjoint.first_var(f); v < disjoint.end_var(f); ++v)
+      for (LinkId l : disjoint.links(v)) {
+        cables.insert(std::min(l, net.reverse(l)));
+        ++links;
+      }
+    REQUIRE(cables.size() == links);  // no cable used twice
+    most = std::max<std::size_t>(most, disjoint.end_var(f) - disjoint.first_var(f));
+    // split=length: split(v) x length(v) is the same for every path of the flow.
+    check_paths(net, weighted, f, flows.src[f], flows.dst[f]);
+    const double product =
+        weighted.split(weighted.first_var(f)) * static_cast<double>(weighted.links(weighted.first_var(f)).size());
+    for (std::uint32_t v = weighted.first_var(f); v < weighted.end_var(f); ++v)
+      REQUIRE(weighted.split(v) * static_cast<double>(weighted.links(v).size()) ==
+              doctest::Approx(product).epsilon(1e-5));
+  }
+  CHECK(most >= 3);  // a 3-D torus router has 6 cables: the greedy finds several disjoint paths
+}
+
 TEST_CASE("multipath routings: bad parameters are refused naming them") {
   auto topology = test::build_topology("fattree:k=2,n=2");
   CHECK_THROWS_WITH_AS(test::build_routing("ecmp:mode=random", *topology), doctest::Contains("mode"), InputError);
