@@ -15,7 +15,8 @@ struct DestinationGroup {
 };
 
 VertexId attachment(const Network& net, VertexId v) {
-  if (net.kind(v) == VertexKind::Endpoint && net.degree(v) == 1 && !net.endpoints_forward())
+  if (net.kind(v) == VertexKind::Endpoint && net.degree(v) == 1 && !net.endpoints_forward() &&
+      net.kind(net.target(net.out_begin(v))) == VertexKind::Switch)
     return net.target(net.out_begin(v));
   return v;
 }

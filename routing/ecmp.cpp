@@ -33,8 +33,16 @@ class EcmpRouting : public DestinationSearchRouting {
   bool multipath() const override { return true; }
 
   void route_flow(const Network& net, const FlowToRoute& f, SearchScratch& s, PathSink& sink) const override {
-    collect_dag(net, f, s);
-    if (per_hop_)
+    if (f.source == f.target) {  // e.g. two endpoints on one switch: the empty path, or just the last hop
+      if (append_last_hop(net, f, sink)) sink.commit(1.0);
+      return;
+    }
+    if (!collect_dag(net, f, s)) {  // a link down in one direction only left a dead end: unroutable
+      sink.drop_flow();
+      return;
+    }
+    // Path counts beyond double range (huge meshes) cannot be ranked: per-hop walks instead.
+    if (per_hop_ || !std::isfinite(s.value[0]))
       per_hop_paths(net, f, s, sink);
     else
       per_path_paths(net, f, s, sink);
@@ -43,8 +51,9 @@ class EcmpRouting : public DestinationSearchRouting {
  private:
   // DAG vertices in s.vertices (BFS order from the source, so by decreasing distance), s.local[v] their
   // position, the DAG out-links of vertex i in s.links[s.offsets[i] .. s.offsets[i+1]), and in s.value the
-  // number of DAG paths from each vertex to the target.
-  void collect_dag(const Network& net, const FlowToRoute& f, SearchScratch& s) const {
+  // number of DAG paths from each vertex to the target. False when a vertex other than the target has no
+  // way on (only possible when a link is down in one direction but not the other).
+  bool collect_dag(const Network& net, const FlowToRoute& f, SearchScratch& s) const {
     const std::uint32_t stamp = s.next_stamp();
     s.vertices.assign(1, f.source);
     s.links.clear();
@@ -74,9 +83,11 @@ class EcmpRouting : public DestinationSearchRouting {
         s.value[i] = 1.0;
         continue;
       }
+      if (s.offsets[i] == s.offsets[i + 1]) return false;
       for (std::uint32_t j = s.offsets[i]; j < s.offsets[i + 1]; ++j)
         s.value[i] += s.value[s.local[net.target(s.links[j])]];
     }
+    return true;
   }
 
   // Follows the DAG from the source to the path of the given rank (0-based, in port order).
@@ -117,7 +128,7 @@ class EcmpRouting : public DestinationSearchRouting {
       sink.drop_flow();
       return;
     }
-    if (s.value[0] > max_paths_) {
+    if (!(s.value[0] <= max_paths_)) {  // also an infinite count
       stratified_per_hop_paths(net, f, s, sink);
       return;
     }

@@ -96,13 +96,19 @@ class PathEnumerationRouting : public DestinationSearchRouting {
     return true;
   }
 
-  // Keeps the current path unless it must be cable-disjoint from the kept ones and is not.
+  // Keeps the current path unless it must be cable-disjoint from the kept ones and is not. A single-homed
+  // source endpoint's cable is shared by every path and left out of the comparison (the destination's
+  // last hop is added later and never compared).
   void keep_current(Search& q) const {
     SearchScratch& s = q.s;
-    if (o_.disjoint)
-      for (LinkId l : s.path)
+    if (o_.disjoint) {
+      const bool access = q.net.kind(q.f.source) == VertexKind::Endpoint && q.net.degree(q.f.source) == 1;
+      for (std::size_t i = access ? 1 : 0; i < s.path.size(); ++i) {
+        const LinkId l = s.path[i], back = q.net.reverse(l);
         for (LinkId k : s.links)
-          if (k == l || k == q.net.reverse(l)) return;
+          if (k == l || k == back) return;
+      }
+    }
     s.links.insert(s.links.end(), s.path.begin(), s.path.end());
     s.offsets.push_back(static_cast<std::uint32_t>(s.links.size()));
   }

@@ -132,8 +132,9 @@ void register_tree_multipath(RoutingRegistry& registry) {
        "quantiles u = (i + o) / max_paths (o in [0, 1) drawn per flow from the run seed) take up port "
        "floor(u k') at each level and go on with u k' - floor(u k'), each carrying 1/max_paths, equal walks "
        "merged (as 'ecmp'). Paths crossing a failed link are left out and the others share the flow; with none "
-       "left the flow is unroutable. Each path is one max-min variable; the flow's rate is their sum. The same "
-       "paths as 'ecmp' on a tree, computed from the labels instead of a search."});
+       "left the flow is unroutable. Each path is one max-min variable; the flow's rate is their sum. Without "
+       "failures the same paths and splits as 'ecmp' on a tree, computed from the labels instead of a search "
+       "('ecmp' recomputes its DAG around failed links, 'updown' drops the affected paths and rescales)."});
 }
 
 }  // namespace interflow::routing

@@ -448,6 +448,44 @@ TEST_CASE("ksp disjoint=true keeps cable-disjoint paths and split=length weighs 
   CHECK(most >= 3);  // a 3-D torus router has 6 cables: the greedy finds several disjoint paths
 }
 
+TEST_CASE("multipath routings: a source hosted by its destination's switch gets the last hop alone") {
+  // e0 is switch s0 itself (direct), e1 hangs off s0: the flow e0 -> e1 is the single cable s0 -> e1.
+  const test::TempFile file("hosted.ifg", "endpoints 2\nswitches 2\nhost e0 s0\nlink e1 s0\nlink s0 s1\n");
+  auto topology = test::build_topology("graph:file=" + file.path());
+  const Network& net = topology->network();
+  FlowSet flows;
+  flows.add(0, 1);
+  for (const std::string spec : {"bfs", "ecmp", "ecmp:mode=path", "ksp", "allpath"}) {
+    CAPTURE(spec);
+    const PathTable paths = test::build_routing(spec, *topology)->route_all(net, flows, RouteContext{});
+    REQUIRE(paths.end_var(0) - paths.first_var(0) == 1);
+    CHECK(paths.split(paths.first_var(0)) == doctest::Approx(1.0));
+    REQUIRE(paths.links(paths.first_var(0)).size() == 1);
+    CHECK(net.target(paths.links(paths.first_var(0))[0]) == net.endpoint_vertex(1));
+  }
+}
+
+TEST_CASE("ksp disjoint=true shares only the endpoints' own cables on a fat tree") {
+  auto topology = test::build_topology("fattree:k=4,n=3");
+  const Network& net = topology->network();
+  FlowSet flows;
+  for (EndpointId e = 0; e < 64; ++e) flows.add(e, (e + 32) % 64);  // every flow crosses the top level
+  const PathTable paths =
+      test::build_routing("ksp:k=8,max_extra=2,disjoint=true", *topology)->route_all(net, flows, RouteContext{});
+  for (FlowId f = 0; f < flows.size(); ++f) {
+    check_paths(net, paths, f, flows.src[f], flows.dst[f]);
+    CHECK(paths.end_var(f) - paths.first_var(f) >= 2);
+    std::set<LinkId> cables;
+    std::size_t inner = 0;
+    for (std::uint32_t v = paths.first_var(f); v < paths.end_var(f); ++v) {
+      const auto links = paths.links(v);
+      for (std::size_t i = 1; i + 1 < links.size(); ++i, ++inner)
+        cables.insert(std::min(links[i], net.reverse(links[i])));
+    }
+    CHECK(cables.size() == inner);  // switch-to-switch cables never shared
+  }
+}
+
 TEST_CASE("multipath routings: bad parameters are refused naming them") {
   auto topology = test::build_topology("fattree:k=2,n=2");
   CHECK_THROWS_WITH_AS(test::build_routing("ecmp:mode=random", *topology), doctest::Contains("mode"), InputError);
