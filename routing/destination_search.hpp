@@ -21,6 +21,14 @@ namespace interflow::routing {
 
 inline constexpr std::uint32_t kUnreached = kNone;
 
+// A vertex of a depth-first search in progress: its out-links first..first+degree, taken from `next` on
+// in an order rotated by `rotate`, with `left` links allowed from it.
+struct DfsFrame {
+  VertexId vertex;
+  LinkId first, degree, rotate, next;
+  std::uint32_t left;
+};
+
 // Per-thread scratch: distances to the current attachment vertex and room for the per-flow algorithms.
 struct SearchScratch {
   explicit SearchScratch(std::uint32_t num_vertices)
@@ -40,6 +48,7 @@ struct SearchScratch {
   std::vector<LinkId> links, path;
   std::vector<std::uint32_t> offsets;
   std::vector<double> value, value2;
+  std::vector<DfsFrame> frames;
   std::uint32_t next_stamp() {
     if (++stamp == 0) {  // wrapped: clear the marks once every 2^32 flows
       std::fill(mark.begin(), mark.end(), 0);

@@ -51,7 +51,7 @@ class PathEnumerationRouting : public DestinationSearchRouting {
     Search search{net, f, s, stamp, 0, o_.spread ? derive_seed(f.seed, Stream::Routing, f.flow) : 0};
     s.mark[f.source] = stamp;
     for (std::uint32_t extra = 0; extra <= o_.max_extra && found(s) < o_.max_paths && search.steps < kMaxSteps; ++extra)
-      descend(search, f.source, s.dist[f.source] + extra);
+      descend(search, s.dist[f.source] + extra);
     s.mark[f.source] = 0;
     emit(net, f, s, sink);
   }
@@ -68,30 +68,65 @@ class PathEnumerationRouting : public DestinationSearchRouting {
 
   static std::size_t found(const SearchScratch& s) { return s.offsets.size() - 1; }
 
-  // Lists the simple paths from u that reach the target in exactly `left` more links; false once enough
-  // paths were found or the step budget is spent.
-  bool descend(Search& q, VertexId u, std::uint32_t left) const {
+  // Lists the simple paths from the source that reach the target in exactly `length` links; false once
+  // enough paths were found or the step budget is spent. Depth-first with an explicit stack (paths may be
+  // far longer than a thread's stack could recurse): each frame is a vertex of the current path, its
+  // out-links taken in port order, rotated by a per-flow, per-vertex amount with tie=spread so that flows
+  // with many equally short paths do not all take the lowest ports.
+  bool descend(Search& q, std::uint32_t length) const {
     SearchScratch& s = q.s;
-    if (u == q.f.target) {
-      if (left == 0) keep_current(q);
+    const VertexId target = q.f.target;
+    if (q.f.source == target) {
+      if (length == 0) keep_current(q);
       return found(s) < o_.max_paths;
     }
-    if (left == 0) return true;
-    // Out-links in port order, rotated by a per-flow, per-vertex amount with tie=spread, so that flows
-    // with many equally short paths do not all take the lowest ports.
-    const LinkId first = q.net.out_begin(u), degree = q.net.out_end(u) - first;
-    const LinkId rotate = q.rotation_seed == 0 ? 0 : static_cast<LinkId>(mix64(q.rotation_seed ^ u) % degree);
-    for (LinkId i = 0; i < degree; ++i) {
-      const LinkId l = first + (i + rotate) % degree;
-      if (++q.steps > kMaxSteps) return false;
+    auto& frames = s.frames;
+    frames.clear();
+    const auto open = [&](VertexId u, std::uint32_t left) {
+      const LinkId first = q.net.out_begin(u), degree = q.net.out_end(u) - first;
+      const LinkId rotate =
+          q.rotation_seed == 0 || degree == 0 ? 0 : static_cast<LinkId>(mix64(q.rotation_seed ^ u) % degree);
+      frames.push_back({u, first, degree, rotate, 0, left});
+    };
+    const auto unwind = [&] {  // unmarks the path's vertices (not the source) and empties it
+      for (std::size_t i = 1; i < frames.size(); ++i) s.mark[frames[i].vertex] = 0;
+      frames.clear();
+      s.path.clear();
+    };
+    if (length > 0) open(q.f.source, length);
+    while (!frames.empty()) {
+      DfsFrame& top = frames.back();
+      if (top.next == top.degree) {  // every out-link tried: back up one vertex
+        if (frames.size() > 1) {
+          s.mark[top.vertex] = 0;
+          s.path.pop_back();
+        }
+        frames.pop_back();
+        continue;
+      }
+      const LinkId l = top.first + (top.next++ + top.rotate) % top.degree;
+      const std::uint32_t left = top.left - 1;
+      if (++q.steps > kMaxSteps) {
+        unwind();
+        return false;
+      }
       const VertexId x = q.net.target(l);
-      if (!usable(q.net, s, l, q.f.target, left - 1) || s.mark[x] == q.stamp) continue;
+      if (!usable(q.net, s, l, target, left) || s.mark[x] == q.stamp) continue;
+      if (x == target) {  // a path ends here (a simple path cannot pass through its end)
+        if (left > 0) continue;
+        s.path.push_back(l);
+        keep_current(q);
+        s.path.pop_back();
+        if (found(s) >= o_.max_paths) {
+          unwind();
+          return false;
+        }
+        continue;
+      }
+      if (left == 0) continue;
       s.mark[x] = q.stamp;
       s.path.push_back(l);
-      const bool go_on = descend(q, x, left - 1);
-      s.path.pop_back();
-      s.mark[x] = 0;
-      if (!go_on) return false;
+      open(x, left);
     }
     return true;
   }
