@@ -11,6 +11,7 @@ namespace interflow::cli {
 using Action = std::function<int()>;
 
 Action add_static_command(CLI::App& app, const Plugins& plugins);
+Action add_dynamic_command(CLI::App& app, const Plugins& plugins);
 Action add_list_command(CLI::App& app, const Plugins& plugins);
 Action add_topo_command(CLI::App& app, const Plugins& plugins);
 

@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
     app.require_subcommand(1);
     const std::map<std::string, cli::Action> actions = {
         {"static", cli::add_static_command(app, plugins)},
+        {"dynamic", cli::add_dynamic_command(app, plugins)},
         {"list", cli::add_list_command(app, plugins)},
         {"topo", cli::add_topo_command(app, plugins)},
     };

@@ -3,6 +3,7 @@
 #include <tbb/global_control.h>
 #include <tbb/info.h>
 
+#include "cli/setup.hpp"
 #include "engine/progress.hpp"
 #include "engine/system.hpp"
 
@@ -11,11 +12,7 @@ namespace interflow::cli {
 StaticRun run_static(const Plugins& plugins, const StaticConfig& config) {
   StaticRun run;
   run.config = config;
-  if (config.links.endpoint_gbps <= 0 || config.links.switch_gbps <= 0)
-    throw InputError("link capacities must be positive: --endpoint-gbps " + std::to_string(config.links.endpoint_gbps) +
-                     ", --switch-gbps " + std::to_string(config.links.switch_gbps));
-  if (config.links.endpoint_latency_ns < 0 || config.links.switch_latency_ns < 0)
-    throw InputError("link latencies must not be negative");
+  check_link_options(config.links);
   const unsigned threads =
       config.threads > 0 ? config.threads : static_cast<unsigned>(tbb::info::default_concurrency());
   run.threads_used = threads;
@@ -23,22 +20,23 @@ StaticRun run_static(const Plugins& plugins, const StaticConfig& config) {
   Progress progress(config.progress);
   Stopwatch total;
 
-  // Validate every spec before doing any work, so a typo fails fast.
-  run.topology_spec = Spec::parse(config.topology, "--topology");
+  // Validate the topology and pattern specs before doing any work, so a typo fails fast.
+  plugins.topologies.validate(Spec::parse(config.topology, "--topology"));
   run.pattern_spec = Spec::parse(config.pattern, "--pattern");
-  run.topology_params = plugins.topologies.validate(run.topology_spec);
   run.pattern_params = plugins.patterns.validate(run.pattern_spec);
-  const FailureSpec failure_spec = FailureSpec::parse(config.failures, config.failure_scope);
 
   Stopwatch clock;
   progress.phase("building topology");
-  run.topology = plugins.topologies.create(run.topology_spec, config.links);
-  run.routing_spec =
-      Spec::parse(config.routing.empty() ? run.topology->default_routing() : config.routing, "--routing");
-  run.routing_params = plugins.routings.validate(run.routing_spec);
-  auto routing = plugins.routings.create(run.routing_spec, *run.topology);
+  NetworkSetup setup = build_network(
+      plugins, {config.topology, config.routing, config.links, config.failures, config.failure_scope, config.seed});
+  run.topology_spec = setup.topology_spec;
+  run.topology_params = setup.topology_params;
+  run.routing_spec = setup.routing_spec;
+  run.routing_params = setup.routing_params;
+  run.topology = std::move(setup.topology);
+  run.failures = setup.failures;
+  const Routing* routing = setup.routing.get();
   Network& net = run.topology->network();
-  if (failure_spec.any()) run.failures = apply_failures(net, failure_spec, config.seed);
   run.build_seconds = clock.seconds();
 
   clock.reset();

@@ -23,6 +23,7 @@ struct DynamicWorkload {
   std::vector<double> start_s;               // per flow: earliest start (seconds)
   std::vector<std::uint32_t> after_offsets;  // CSR per flow into `after` (empty: no dependencies)
   std::vector<FlowId> after;                 // flows that must be delivered first
+  std::vector<std::uint32_t> service_class;  // per flow, optional; reported (all classes share alike for now)
 
   std::size_t size() const { return flows.size(); }
   void add(EndpointId src, EndpointId dst, double size_bytes, double start) {

@@ -1,0 +1,71 @@
+#include <iostream>
+
+#include "cli/commands.hpp"
+#include "cli/dynamic_report.hpp"
+#include "cli/dynamic_run.hpp"
+
+namespace interflow::cli {
+
+Action add_dynamic_command(CLI::App& app, const Plugins& plugins) {
+  auto* cmd = app.add_subcommand(
+      "dynamic", "dynamic flow engine: flows with sizes and start times share the network; completion times");
+  auto config = std::make_shared<DynamicConfig>();
+  struct Output {
+    std::string dir;
+    bool flows_csv = false, json = false, quiet = false, no_progress = false;
+  };
+  auto output = std::make_shared<Output>();
+  NetworkOptions& n = config->network;
+  cmd->add_option("-t,--topology", n.topology, "topology spec NAME[:key=value,...] (see `interflow list`)")
+      ->capture_default_str();
+  cmd->add_option("-r,--routing", n.routing, "routing spec NAME[:key=value,...]; default: the topology's own");
+  cmd->add_option("-f,--flow-file", config->flow_file,
+                  "CSV flow list src,dst,bytes,start_time[,class][,after] (instead of --pattern)");
+  cmd->add_option("-p,--pattern", config->pattern, "traffic pattern spec giving the flows' ends (without --flow-file)")
+      ->capture_default_str();
+  cmd->add_option("-b,--bytes", config->bytes, "size of every pattern flow in bytes")->capture_default_str();
+  cmd->add_option("--arrival", config->arrival,
+                  "when pattern flows start: zero (all at time 0) or poisson (a Poisson process at --load)")
+      ->capture_default_str();
+  cmd->add_option("--load", config->load,
+                  "with --arrival poisson: offered load as a fraction of the endpoints' total injection capacity")
+      ->capture_default_str();
+  cmd->add_option("-s,--seed", n.seed, "seed of every random choice of the run")->capture_default_str();
+  cmd->add_option("-j,--threads", config->threads, "worker threads for routing (0 = all cores)")->capture_default_str();
+  cmd->add_option("--endpoint-gbps", n.links.endpoint_gbps, "capacity of endpoint (injection) links")
+      ->capture_default_str();
+  cmd->add_option("--switch-gbps", n.links.switch_gbps, "capacity of switch-to-switch links")->capture_default_str();
+  cmd->add_option("--endpoint-latency-ns", n.links.endpoint_latency_ns, "latency of endpoint links")
+      ->capture_default_str();
+  cmd->add_option("--switch-latency-ns", n.links.switch_latency_ns, "latency of switch-to-switch links")
+      ->capture_default_str();
+  cmd->add_option("--failures", n.failures, "cables to fail: a percentage (5%), a fraction (0.05) or a count")
+      ->capture_default_str();
+  cmd->add_option("--failure-scope", n.failure_scope, "which cables may fail: network or all")->capture_default_str();
+  cmd->add_option("--max-flows", config->max_flows, "refuse patterns that would generate more flows")
+      ->capture_default_str();
+  cmd->add_option("--max-path-memory", config->max_path_memory_gib, "refuse routings whose paths need more GiB")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_option("--series-bins", config->series_bins, "bins of the time series (series.csv) over the makespan")
+      ->check(CLI::Range(1u, 10'000'000u))
+      ->capture_default_str();
+  cmd->add_option("-o,--out", output->dir, "write summary.json, links.csv, series.csv (and flows.csv) here");
+  cmd->add_flag("--flows-csv", output->flows_csv, "with --out, also write flows.csv (one row per flow)");
+  cmd->add_flag("--json", output->json, "print summary.json on stdout instead of the text summary");
+  cmd->add_flag("-q,--quiet", output->quiet, "print nothing on stdout");
+  cmd->add_flag("--no-progress", output->no_progress, "never show the progress line on stderr");
+  return [&plugins, config, output]() {
+    config->progress = !output->no_progress;
+    if (output->flows_csv && output->dir.empty()) throw InputError("--flows-csv needs --out DIR");
+    const DynamicRun run = run_dynamic(plugins, *config);
+    if (!output->dir.empty()) write_dynamic_results_dir(run, output->dir, output->flows_csv);
+    if (output->json)
+      write_dynamic_summary_json(run, std::cout);
+    else if (!output->quiet)
+      print_dynamic_summary_text(run, std::cout);
+    return 0;
+  };
+}
+
+}  // namespace interflow::cli

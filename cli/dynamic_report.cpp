@@ -1,0 +1,222 @@
+#include "cli/dynamic_report.hpp"
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <vector>
+
+#include "cli/json.hpp"
+#include "engine/error.hpp"
+#include "engine/stats.hpp"
+#include "engine/system.hpp"
+#include "interflow/version.hpp"
+
+namespace interflow::cli {
+
+namespace {
+
+struct Totals {
+  std::uint64_t delivered = 0, self = 0, unroutable = 0, blocked = 0;
+  double bytes = 0;
+  Summary fct{}, rate{};
+};
+
+const char* state_name(FlowState s) {
+  switch (s) {
+    case FlowState::Delivered:
+      return "delivered";
+    case FlowState::Self:
+      return "self";
+    case FlowState::Unroutable:
+      return "unroutable";
+    case FlowState::Blocked:
+      return "blocked";
+  }
+  return "?";
+}
+
+Totals totals(const DynamicRun& run) {
+  const DynamicResult& r = run.result;
+  Totals t;
+  std::vector<double> fct, rate;
+  for (std::size_t f = 0; f < r.state.size(); ++f) {
+    switch (r.state[f]) {
+      case FlowState::Delivered:
+        ++t.delivered;
+        t.bytes += run.workload.bytes[f];
+        fct.push_back(r.finish_s[f] - r.start_s[f]);
+        if (r.transfer_end_s[f] > r.start_s[f])
+          rate.push_back(run.workload.bytes[f] * 8e-9 / (r.transfer_end_s[f] - r.start_s[f]));
+        break;
+      case FlowState::Self:
+        ++t.self;
+        break;
+      case FlowState::Unroutable:
+        ++t.unroutable;
+        break;
+      case FlowState::Blocked:
+        ++t.blocked;
+        break;
+    }
+  }
+  t.fct = summarize(fct);
+  t.rate = summarize(rate);
+  return t;
+}
+
+void summary(JsonWriter& j, const Summary& s) {
+  j.begin_object();
+  j.field("min", s.min);
+  j.field("median", s.median);
+  j.field("mean", s.mean);
+  j.field("max", s.max);
+  j.end_object();
+}
+
+std::ofstream open_output(const std::filesystem::path& path) {
+  std::ofstream out(path);
+  if (!out) throw InputError("--out: cannot write '" + path.string() + "'");
+  return out;
+}
+
+}  // namespace
+
+void write_dynamic_summary_json(const DynamicRun& run, std::ostream& out) {
+  const DynamicResult& r = run.result;
+  const Network& net = run.setup.topology->network();
+  const Totals t = totals(run);
+  JsonWriter j(out);
+  j.begin_object();
+  j.field("interflow_version", kVersion);
+  j.field("engine", "dynamic");
+  j.field("seed", run.config.network.seed);
+  j.field("threads", run.threads_used);
+  j.key("config").begin_object();
+  j.field("topology", run.setup.topology_spec.text);
+  j.field("routing", run.setup.routing_spec.text);
+  j.field("workload", run.workload_text);
+  j.field("endpoint_gbps", run.config.network.links.endpoint_gbps);
+  j.field("switch_gbps", run.config.network.links.switch_gbps);
+  j.field("failures", run.config.network.failures);
+  j.end_object();
+  j.key("network").begin_object();
+  j.field("family", run.setup.topology->family());
+  j.field("endpoints", net.num_endpoints());
+  j.field("switches", net.num_switches());
+  j.field("cables", net.num_cables());
+  j.field("cables_failed", static_cast<std::uint64_t>(run.setup.failures.failed_links.size()));
+  j.end_object();
+  j.key("flows").begin_object();
+  j.field("total", static_cast<std::uint64_t>(r.state.size()));
+  j.field("delivered", t.delivered);
+  j.field("self", t.self);
+  j.field("unroutable", t.unroutable);
+  j.field("blocked", t.blocked);
+  j.field("bytes_delivered", t.bytes);
+  j.field("path_variables", static_cast<std::uint64_t>(r.paths.num_vars()));
+  j.end_object();
+  j.field("makespan_s", r.makespan_s);
+  j.field("mean_throughput_gbps", r.makespan_s > 0 ? t.bytes * 8e-9 / r.makespan_s : 0.0);
+  j.key("flow_completion_s");
+  summary(j, t.fct);
+  j.key("flow_rate_gbps");
+  summary(j, t.rate);
+  j.key("simulation").begin_object();
+  j.field("batches", r.batches);
+  j.field("events", r.events);
+  j.field("events_per_second", r.simulate_seconds > 0 ? static_cast<double>(r.events) / r.simulate_seconds : 0.0);
+  j.field("solver_rounds", r.solver_rounds);
+  j.field("solved_variables_per_batch",
+          r.batches ? static_cast<double>(r.solved_vars) / static_cast<double>(r.batches) : 0.0);
+  j.field("changed_variables", r.changed_vars);
+  j.field("solve_share", r.simulate_seconds > 0 ? r.solve_seconds / r.simulate_seconds : 0.0);
+  j.end_object();
+  j.key("time_s").begin_object();
+  j.field("build", run.build_seconds);
+  j.field("workload", run.workload_seconds);
+  j.field("route", r.route_seconds);
+  j.field("simulate", r.simulate_seconds);
+  j.field("solve", r.solve_seconds);
+  j.field("total", run.total_seconds);
+  j.end_object();
+  j.field("peak_rss_bytes", peak_rss_bytes());
+  j.end_object();
+  j.finish();
+}
+
+void print_dynamic_summary_text(const DynamicRun& run, std::ostream& out) {
+  const DynamicResult& r = run.result;
+  const Network& net = run.setup.topology->network();
+  const Totals t = totals(run);
+  out << "interflow " << kVersion << " dynamic engine, seed " << run.config.network.seed << ", " << run.threads_used
+      << " threads\n";
+  out << "  topology " << run.setup.topology_spec.text << " | routing " << run.setup.routing_spec.text << '\n';
+  out << "  workload " << run.workload_text << '\n';
+  out << "  endpoints / switches / cables     " << net.num_endpoints() << " / " << net.num_switches() << " / "
+      << net.num_cables() << '\n';
+  out << "  flows delivered / self / unroutable / blocked  " << t.delivered << " / " << t.self << " / " << t.unroutable
+      << " / " << t.blocked << '\n';
+  out << "  makespan                          " << r.makespan_s << " s\n";
+  out << "  mean throughput                   " << (r.makespan_s > 0 ? t.bytes * 8e-9 / r.makespan_s : 0.0)
+      << " Gbit/s\n";
+  out << "  flow completion min/median/mean/max  " << t.fct.min << " / " << t.fct.median << " / " << t.fct.mean << " / "
+      << t.fct.max << " s\n";
+  out << "  events / batches                  " << r.events << " / " << r.batches << " ("
+      << (r.simulate_seconds > 0 ? static_cast<double>(r.events) / r.simulate_seconds : 0.0) << " events/s)\n";
+  out << "  re-solved variables per batch     "
+      << (r.batches ? static_cast<double>(r.solved_vars) / static_cast<double>(r.batches) : 0.0) << " (solver "
+      << std::fixed << std::setprecision(0)
+      << (r.simulate_seconds > 0 ? 100 * r.solve_seconds / r.simulate_seconds : 0.0) << " % of the simulation)\n";
+  out << std::setprecision(3) << "  time build/route/simulate/total   " << run.build_seconds << " / " << r.route_seconds
+      << " / " << r.simulate_seconds << " / " << run.total_seconds << " s\n";
+  out << "  peak memory                       " << std::setprecision(1)
+      << static_cast<double>(peak_rss_bytes()) / (1 << 20) << " MiB\n";
+  out.unsetf(std::ios::fixed);
+}
+
+void write_dynamic_results_dir(const DynamicRun& run, const std::string& dir, bool flows_csv) {
+  const std::filesystem::path base(dir);
+  std::error_code ec;
+  std::filesystem::create_directories(base, ec);
+  if (ec) throw InputError("--out: cannot create directory '" + dir + "': " + ec.message());
+  const DynamicResult& r = run.result;
+  const Network& net = run.setup.topology->network();
+  {
+    auto out = open_output(base / "summary.json");
+    write_dynamic_summary_json(run, out);
+  }
+  {
+    auto out = open_output(base / "links.csv");
+    out << "link_id,src_vertex,dst_vertex,capacity_gbps,up,bytes,busy_s,utilisation\n";
+    for (LinkId l = 0; l < net.num_links(); ++l) {
+      const double capacity_bits = static_cast<double>(net.capacity_gbps(l)) * 1e9 * r.makespan_s;
+      out << l << ',' << net.source(l) << ',' << net.target(l) << ',' << net.capacity_gbps(l) << ',' << int(net.up(l))
+          << ',' << JsonWriter::number(r.link_bytes[l]) << ',' << JsonWriter::number(r.link_busy_s[l]) << ','
+          << JsonWriter::number(capacity_bits > 0 ? r.link_bytes[l] * 8 / capacity_bits : 0.0) << '\n';
+    }
+  }
+  {
+    auto out = open_output(base / "series.csv");
+    out << "start_s,end_s,throughput_gbps,active_flows\n";
+    for (std::size_t b = 0; b < r.series_gbps.size(); ++b)
+      out << JsonWriter::number(static_cast<double>(b) * r.bin_s) << ','
+          << JsonWriter::number(static_cast<double>(b + 1) * r.bin_s) << ',' << JsonWriter::number(r.series_gbps[b])
+          << ',' << JsonWriter::number(r.series_active[b]) << '\n';
+  }
+  if (flows_csv) {
+    auto out = open_output(base / "flows.csv");
+    out << "flow,src,dst,bytes,class,state,start_s,transfer_end_s,finish_s,completion_s,paths\n";
+    for (std::size_t f = 0; f < r.state.size(); ++f) {
+      const auto num = [](double v) { return std::isfinite(v) ? JsonWriter::number(v) : std::string(); };
+      out << f << ',' << run.workload.flows.src[f] << ',' << run.workload.flows.dst[f] << ','
+          << JsonWriter::number(run.workload.bytes[f]) << ','
+          << (run.workload.service_class.empty() ? 0u : run.workload.service_class[f]) << ',' << state_name(r.state[f])
+          << ',' << num(r.start_s[f]) << ',' << num(r.transfer_end_s[f]) << ',' << num(r.finish_s[f]) << ','
+          << num(r.finish_s[f] - r.start_s[f]) << ','
+          << r.paths.end_var(static_cast<FlowId>(f)) - r.paths.first_var(static_cast<FlowId>(f)) << '\n';
+    }
+  }
+}
+
+}  // namespace interflow::cli

@@ -1,0 +1,94 @@
+#include "cli/dynamic_run.hpp"
+
+#include <tbb/global_control.h>
+#include <tbb/info.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "cli/json.hpp"
+#include "engine/progress.hpp"
+#include "engine/random.hpp"
+#include "engine/system.hpp"
+#include "workloads/flow_list.hpp"
+
+namespace interflow::cli {
+
+void assign_poisson_arrivals(DynamicWorkload& w, double flows_per_second, std::uint64_t seed) {
+  Rng rng(derive_seed(seed, Stream::Pattern, 1));
+  std::vector<std::uint32_t> order(w.size());
+  std::iota(order.begin(), order.end(), 0u);
+  for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[rng.below(i)]);
+  double t = 0;
+  for (std::uint32_t f : order) {
+    t += -std::log(1.0 - rng.uniform()) / flows_per_second;
+    w.start_s[f] = t;
+  }
+}
+
+DynamicRun run_dynamic(const Plugins& plugins, const DynamicConfig& config) {
+  DynamicRun run;
+  run.config = config;
+  check_link_options(config.network.links);
+  if (!(config.bytes >= 0) || !std::isfinite(config.bytes))
+    throw InputError("--bytes " + std::to_string(config.bytes) + ": expected a finite size >= 0");
+  if (config.arrival != "zero" && config.arrival != "poisson")
+    throw InputError("--arrival '" + config.arrival + "': expected zero or poisson");
+  if (config.arrival == "poisson" && !(config.load > 0 && std::isfinite(config.load)))
+    throw InputError("--load " + std::to_string(config.load) + ": expected a fraction of injection capacity > 0");
+  const unsigned threads =
+      config.threads > 0 ? config.threads : static_cast<unsigned>(tbb::info::default_concurrency());
+  run.threads_used = threads;
+  tbb::global_control limit(tbb::global_control::max_allowed_parallelism, threads);
+  Progress progress(config.progress);
+  Stopwatch total, clock;
+
+  Spec pattern_spec;
+  if (config.flow_file.empty()) {
+    pattern_spec = Spec::parse(config.pattern, "--pattern");
+    plugins.patterns.validate(pattern_spec);
+  }
+  progress.phase("building topology");
+  run.setup = build_network(plugins, config.network);
+  const Network& net = run.setup.topology->network();
+  run.build_seconds = clock.seconds();
+
+  clock.reset();
+  progress.phase("making the workload");
+  if (!config.flow_file.empty()) {
+    run.workload = workloads::read_flow_list(config.flow_file, net.num_endpoints());
+    run.workload_text = "flow list " + config.flow_file;
+  } else {
+    workloads::PatternContext ctx;
+    ctx.endpoints = net.num_endpoints();
+    ctx.grid = run.setup.topology->endpoint_grid();
+    ctx.seed = config.network.seed;
+    ctx.max_flows = config.max_flows;
+    plugins.patterns.create(pattern_spec)->generate(ctx, run.workload.flows);
+    run.workload.bytes.assign(run.workload.flows.size(), config.bytes);
+    run.workload.start_s.assign(run.workload.flows.size(), 0.0);
+    run.workload_text = "pattern " + pattern_spec.text + ", " + JsonWriter::number(config.bytes) + " bytes per flow, ";
+    if (config.arrival == "poisson") {
+      // load x the endpoints' injection capacity, in flows of `bytes` per second.
+      const double capacity_bps = static_cast<double>(net.num_endpoints()) * config.network.links.endpoint_gbps * 1e9;
+      const double per_second = config.bytes > 0 ? config.load * capacity_bps / (config.bytes * 8) : 1e9;
+      assign_poisson_arrivals(run.workload, per_second, config.network.seed);
+      run.workload_text += "Poisson arrivals at " + JsonWriter::number(config.load) + " of injection capacity";
+    } else {
+      run.workload_text += "all starting at time 0";
+    }
+  }
+  run.workload_seconds = clock.seconds();
+
+  DynamicOptions options;
+  options.seed = config.network.seed;
+  options.max_path_bytes = static_cast<std::uint64_t>(config.max_path_memory_gib * static_cast<double>(1ULL << 30));
+  options.series_bins = config.series_bins;
+  options.progress = &progress;
+  run.result = DynamicEngine(net, *run.setup.routing).run(run.workload, options);
+  run.total_seconds = total.seconds();
+  return run;
+}
+
+}  // namespace interflow::cli

@@ -1,0 +1,50 @@
+#pragma once
+// One dynamic experiment: build the network, make the workload (a flow-list file, or a pattern with
+// sizes and arrival times), simulate. Used by `interflow dynamic` and the tests.
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "cli/setup.hpp"
+#include "engine/dynamic_engine.hpp"
+#include "workloads/pattern.hpp"
+
+namespace interflow::cli {
+
+inline NetworkOptions default_network() {
+  NetworkOptions n;
+  n.topology = "fattree:k=4,n=3";
+  return n;
+}
+
+struct DynamicConfig {
+  NetworkOptions network = default_network();
+  std::string flow_file;  // CSV flow list; when empty, `pattern` is used
+  std::string pattern = "uniform";
+  double bytes = 1e6;            // per flow of the pattern
+  std::string arrival = "zero";  // zero: every flow at time 0; poisson: a Poisson process at `load`
+  double load = 0.1;             // fraction of the endpoints' total injection capacity (poisson)
+  unsigned threads = 0;
+  std::uint64_t max_flows = 200'000'000;
+  double max_path_memory_gib = 8;
+  std::uint32_t series_bins = 200;
+  bool progress = false;
+};
+
+struct DynamicRun {
+  DynamicConfig config;
+  NetworkSetup setup;
+  std::string workload_text;  // what the workload was, for the reports
+  DynamicWorkload workload;
+  DynamicResult result;
+  double build_seconds = 0, workload_seconds = 0, total_seconds = 0;
+  unsigned threads_used = 0;
+};
+
+DynamicRun run_dynamic(const Plugins& plugins, const DynamicConfig& config);
+
+// Gives the flows of `w` Poisson arrival times, in a random order drawn from the seed, with
+// `flows_per_second` arrivals per second on average.
+void assign_poisson_arrivals(DynamicWorkload& w, double flows_per_second, std::uint64_t seed);
+
+}  // namespace interflow::cli
