@@ -406,6 +406,28 @@ TEST_CASE("cli: a GraphML export loads back as the same network") {
   }
 }
 
+TEST_CASE("cli: dynamic runs a flow list and a Poisson pattern and writes its result files") {
+  const fs::path flows = scratch() / "flows.csv";
+  write_text(flows, "0,2,1000000,0\n1,3,1000000,0\n");
+  const fs::path dir = scratch() / "dynamic";
+  const Outcome o = interflow("dynamic -t graph:file=" + std::string(INTERFLOW_SOURCE_DIR) +
+                              "/tests/fixtures/dumbbell.ifg -r bfs -f " + flows.string() + " --out " + dir.string() +
+                              " --flows-csv --json --no-progress");
+  REQUIRE(o.status == 0);
+  CHECK(contains(o.out, "\"engine\": \"dynamic\""));
+  CHECK(contains(o.out, "\"delivered\": 2"));
+  for (const char* name : {"summary.json", "links.csv", "series.csv", "flows.csv"}) CHECK(fs::exists(dir / name));
+  // Two 1 MB flows share the 10 Gbit/s cable: both transfers end at 1.6 ms.
+  CHECK(contains(o.out, "\"makespan_s\": 0.0016"));
+  const Outcome p =
+      interflow("dynamic -t fattree:k=4,n=3 -p uniform -b 1e5 --arrival poisson --load 0.3 --no-progress");
+  REQUIRE(p.status == 0);
+  CHECK(contains(p.out, "Poisson arrivals at 0.3"));
+  check_rejected("dynamic -t fattree:k=4,n=3 --arrival sometimes", {"--arrival", "sometimes"});
+  check_rejected("dynamic -t fattree:k=4,n=3 --arrival poisson --load 0", {"--load"});
+  check_rejected("dynamic -t fattree:k=4,n=3 -f " + (scratch() / "missing.csv").string(), {"missing.csv"});
+}
+
 TEST_CASE("cli: --config reads a TOML experiment file") {
   const fs::path file = scratch() / "experiment.toml";
   write_text(file, "# a small experiment\ntopology = \"torus:dims=3x3\"\npattern = \"shift:s=2\"\nseed = 7\n");
