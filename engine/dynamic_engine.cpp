@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numeric>
 #include <queue>
 #include <string>
 
@@ -52,6 +53,60 @@ void validate(const Network& net, const DynamicWorkload& w) {
 DynamicResult DynamicEngine::run(const DynamicWorkload& w, const DynamicOptions& o) const {
   validate(net_, w);
   const std::size_t n = w.size();
+  Stopwatch clock;
+  if (o.progress) o.progress->phase("routing flows", n);
+  RouteContext ctx;
+  ctx.seed = o.seed;
+  ctx.max_path_bytes = o.max_path_bytes;
+  ctx.progress = o.progress ? o.progress->counter() : nullptr;
+  PathTable paths = routing_.route_all(net_, w.flows, ctx);  // in the caller's flow order: same seeds as static
+  const double route_seconds = clock.seconds();
+
+  // Simulate with the flows numbered by start time, so that the flows active at once sit close together
+  // in memory; results go back to the caller's order.
+  std::vector<FlowId> order(n);
+  std::iota(order.begin(), order.end(), FlowId{0});
+  std::stable_sort(order.begin(), order.end(), [&](FlowId a, FlowId b) { return w.start_s[a] < w.start_s[b]; });
+  bool identity = true;
+  for (std::size_t i = 0; i < n && identity; ++i) identity = order[i] == i;
+  DynamicResult r;
+  if (identity) {
+    r = simulate(w, std::move(paths), o);
+  } else {
+    std::vector<FlowId> rank(n);
+    for (std::size_t i = 0; i < n; ++i) rank[order[i]] = static_cast<FlowId>(i);
+    DynamicWorkload p;
+    p.flows.reserve(n);
+    for (FlowId f : order) p.add(w.flows.src[f], w.flows.dst[f], w.bytes[f], w.start_s[f]);
+    if (!w.flows.weight.empty())
+      for (FlowId f : order) p.flows.weight.push_back(w.flows.weight[f]);
+    if (!w.after_offsets.empty()) {
+      p.after_offsets.assign(1, 0);
+      for (FlowId f : order) {
+        for (std::uint32_t k = w.after_offsets[f]; k < w.after_offsets[f + 1]; ++k) p.after.push_back(rank[w.after[k]]);
+        p.after_offsets.push_back(static_cast<std::uint32_t>(p.after.size()));
+      }
+    }
+    PathTable internal = PathTableBuilder::permuted(paths, order);
+    paths = PathTable();
+    r = simulate(p, std::move(internal), o);
+    r.paths = PathTableBuilder::permuted(r.paths, rank);
+    const auto back = [&](auto& values) {
+      auto copy = values;
+      for (std::size_t i = 0; i < n; ++i) values[order[i]] = copy[i];
+    };
+    back(r.state);
+    back(r.start_s);
+    back(r.transfer_end_s);
+    back(r.finish_s);
+    back(r.latency_s);
+  }
+  r.route_seconds = route_seconds;
+  return r;
+}
+
+DynamicResult DynamicEngine::simulate(const DynamicWorkload& w, PathTable routed, const DynamicOptions& o) const {
+  const std::size_t n = w.size();
   DynamicResult r;
   Stopwatch clock;
 
@@ -81,15 +136,8 @@ DynamicResult DynamicEngine::run(const DynamicWorkload& w, const DynamicOptions&
                        std::to_string(n - queue.size()) + " flows could never start");
   }
 
-  // Routing.
-  if (o.progress) o.progress->phase("routing flows", n);
-  RouteContext ctx;
-  ctx.seed = o.seed;
-  ctx.max_path_bytes = o.max_path_bytes;
-  ctx.progress = o.progress ? o.progress->counter() : nullptr;
-  r.paths = routing_.route_all(net_, w.flows, ctx);
+  r.paths = std::move(routed);
   const PathTable& paths = r.paths;
-  r.route_seconds = clock.seconds();
   clock.reset();
 
   const std::uint32_t vars = paths.num_vars();
@@ -137,6 +185,7 @@ DynamicResult DynamicEngine::run(const DynamicWorkload& w, const DynamicOptions&
     std::uint32_t active;
   };
   std::vector<Segment> segments;
+  segments.reserve(2 * n + 1);  // at most one per batch
   double total_gbps = 0;
   std::uint32_t active_flows = 0;
   double now = 0;

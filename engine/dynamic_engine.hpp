@@ -73,6 +73,9 @@ class DynamicEngine {
   DynamicResult run(const DynamicWorkload& workload, const DynamicOptions& options) const;
 
  private:
+  // The event loop over flows already routed (`routed` in the workload's flow order).
+  DynamicResult simulate(const DynamicWorkload& w, PathTable routed, const DynamicOptions& o) const;
+
   const Network& net_;
   const Routing& routing_;
 };

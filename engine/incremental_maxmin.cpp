@@ -175,6 +175,26 @@ void IncrementalMaxMin::solve_set() {
       }
     }
   const std::size_t n = local_links_.size();
+  if (set_.size() == 1 && n > 0) {  // the common case at light load: one variable, its tightest link
+    const std::uint32_t v = set_[0];
+    double tightest = std::numeric_limits<double>::infinity();
+    residual_.resize(n);
+    for (std::size_t li = 0; li < n; ++li) {
+      residual_[li] = std::max(0.0, capacity_[local_links_[li]] - load_[local_links_[li]] + rate_[v]);
+      tightest = std::min(tightest, residual_[li]);
+    }
+    new_rate_[v] = tightest;
+    local_var_offsets_.resize(n + 1);
+    local_vars_.assign(n, 0);
+    bottleneck_.resize(n);
+    for (std::size_t li = 0; li < n; ++li) {
+      local_var_offsets_[li] = static_cast<std::uint32_t>(li);
+      bottleneck_[li] = residual_[li] == tightest;
+    }
+    local_var_offsets_[n] = static_cast<std::uint32_t>(n);
+    for (std::uint32_t u : set_) in_set_[u] = stamp_;
+    return;
+  }
   residual_.assign(n, 0.0);
   weight_sum_.assign(n, 0.0);
   local_var_offsets_.assign(n + 1, 0);

@@ -111,6 +111,26 @@ PathTable PathTableBuilder::allocate(std::span<const std::uint32_t> vars_per_flo
   return table;
 }
 
+PathTable PathTableBuilder::permuted(const PathTable& table, std::span<const FlowId> from) {
+  PathTable out;
+  const std::size_t n = from.size();
+  out.flow_first_var_.assign(n + 1, 0);
+  out.var_first_link_.assign(1, 0);
+  out.links_.reserve(table.links_.size());
+  out.split_.reserve(table.split_.size());
+  for (std::size_t i = 0; i < n; ++i) {
+    const FlowId f = from[i];
+    for (std::uint32_t v = table.first_var(f); v < table.end_var(f); ++v) {
+      const auto links = table.links(v);
+      out.links_.insert(out.links_.end(), links.begin(), links.end());
+      out.var_first_link_.push_back(out.links_.size());
+      out.split_.push_back(table.split_[v]);
+    }
+    out.flow_first_var_[i + 1] = static_cast<std::uint32_t>(out.split_.size());
+  }
+  return out;
+}
+
 void PathTableBuilder::store(PathTable& table, FlowId f, const PathSink& sink) {
   store_range(table, f, sink, 0, sink.var_length_.size(), 0);
 }

@@ -91,6 +91,9 @@ class PathTableBuilder {
   static PathTable merge_scattered(std::vector<PathSink>& sinks, std::span<const FlowId> flow_of,
                                    std::size_t num_flows);
 
+  // The same paths with the flows reordered: flow i of the result is flow from[i] of `table`.
+  static PathTable permuted(const PathTable& table, std::span<const FlowId> from);
+
  private:
   // Copies `count` variables of `sink`, from its variable first_var and link first_link, into flow f.
   static void store_range(PathTable& table, FlowId f, const PathSink& sink, std::size_t first_var, std::size_t count,

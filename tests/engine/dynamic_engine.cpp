@@ -102,6 +102,26 @@ TEST_CASE("dynamic: a flow waits for the delivery of the flows listed after it")
   CHECK(r.transfer_end_s[1] == doctest::Approx(r.finish_s[0] + 8e6 / 10e9).epsilon(1e-12));
 }
 
+TEST_CASE("dynamic: results come back in the caller's flow order when flows start out of order") {
+  auto t = test::build_topology("graph:file=" + fixture("dumbbell.ifg"));
+  const Network& net = t->network();
+  DynamicWorkload w;
+  w.add(0, 2, kMB, 1.0);  // starts last
+  w.add(1, 3, kMB, 0.0);
+  w.add(2, 0, kMB, 0.0);  // waits for flow 0
+  w.after_offsets = {0, 0, 0, 1};
+  w.after = {0};
+  const DynamicResult r = run(*t, "bfs", w);
+  CHECK(r.start_s[0] == doctest::Approx(1.0));
+  CHECK(r.start_s[1] == doctest::Approx(0.0));
+  CHECK(r.start_s[2] == doctest::Approx(r.finish_s[0]));
+  for (FlowId f = 0; f < 3; ++f) {
+    REQUIRE(r.paths.end_var(f) - r.paths.first_var(f) == 1);
+    CHECK(net.source(r.paths.links(r.paths.first_var(f)).front()) == net.endpoint_vertex(w.flows.src[f]));
+    CHECK(r.transfer_end_s[f] - r.start_s[f] == doctest::Approx(8e6 / 10e9).epsilon(1e-9));  // each alone
+  }
+}
+
 TEST_CASE("dynamic: the first flows to finish do so at the static engine's max-min rate") {
   for (const std::string spec : {"fattree:k=4,n=3", "jellyfish:N=16,k=6,r=3", "torus:dims=4x4x4"}) {
     CAPTURE(spec);
