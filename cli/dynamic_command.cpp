@@ -50,6 +50,9 @@ Action add_dynamic_command(CLI::App& app, const Plugins& plugins) {
   cmd->add_option("--series-bins", config->series_bins, "bins of the time series (series.csv) over the makespan")
       ->check(CLI::Range(1u, 10'000'000u))
       ->capture_default_str();
+  cmd->add_flag("--full-resolve", config->full_resolve,
+                "re-solve every active flow at every event batch instead of only those whose rates can change "
+                "(same results, slower; for measuring the incremental solver)");
   cmd->add_option("-o,--out", output->dir, "write summary.json, links.csv, series.csv (and flows.csv) here");
   cmd->add_flag("--flows-csv", output->flows_csv, "with --out, also write flows.csv (one row per flow)");
   cmd->add_flag("--json", output->json, "print summary.json on stdout instead of the text summary");

@@ -85,6 +85,7 @@ DynamicRun run_dynamic(const Plugins& plugins, const DynamicConfig& config) {
   options.seed = config.network.seed;
   options.max_path_bytes = static_cast<std::uint64_t>(config.max_path_memory_gib * static_cast<double>(1ULL << 30));
   options.series_bins = config.series_bins;
+  options.incremental = !config.full_resolve;
   options.progress = &progress;
   run.result = DynamicEngine(net, *run.setup.routing).run(run.workload, options);
   run.total_seconds = total.seconds();

@@ -28,6 +28,7 @@ struct DynamicConfig {
   std::uint64_t max_flows = 200'000'000;
   double max_path_memory_gib = 8;
   std::uint32_t series_bins = 200;
+  bool full_resolve = false;  // re-solve every active flow at every batch (to measure the incremental gain)
   bool progress = false;
 };
 

@@ -277,7 +277,10 @@ DynamicResult DynamicEngine::simulate(const DynamicWorkload& w, PathTable routed
     if (o.progress) o.progress->counter()->fetch_add(events, std::memory_order_relaxed);
 
     solve_clock.reset();
-    solver.update();
+    if (o.incremental)
+      solver.update();
+    else
+      solver.solve_all();
     r.solve_seconds += solve_clock.seconds();
     ++stamp;
     touched.clear();

@@ -38,6 +38,7 @@ struct DynamicOptions {
   std::uint64_t max_path_bytes = 8ULL << 30;
   std::uint32_t series_bins = 200;  // time series resolution over the makespan
   bool verify = false;              // re-solve from scratch after every batch and compare (tests)
+  bool incremental = true;          // false: every batch re-solves all active flows (for comparison)
   Progress* progress = nullptr;
 };
 

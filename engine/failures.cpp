@@ -60,8 +60,8 @@ FailureReport apply_failures(Network& net, const FailureSpec& spec, std::uint64_
       const VertexId v = net.target(l);
       if (v < u) continue;
       // In server-centric networks servers forward traffic, so every cable belongs to the network.
-      const bool endpoint_cable = !net.endpoints_forward() && (net.kind(u) == VertexKind::Endpoint ||
-                                                               net.kind(v) == VertexKind::Endpoint);
+      const bool endpoint_cable =
+          !net.endpoints_forward() && (net.kind(u) == VertexKind::Endpoint || net.kind(v) == VertexKind::Endpoint);
       if (spec.scope == FailureSpec::Scope::Network && endpoint_cable) continue;
       cables.push_back(l);
     }

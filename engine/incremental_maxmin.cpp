@@ -22,6 +22,7 @@ IncrementalMaxMin::IncrementalMaxMin(std::span<const float> capacity, std::span<
   active_.assign(vars, 0);
   in_set_.assign(vars, 0);
   new_mark_.assign(vars, 0);
+  list_position_.assign(vars, 0);
   load_.assign(num_links, 0.0);
   head_.assign(num_links, kNoIncidence);
   link_stamp_.assign(num_links, 0);
@@ -41,6 +42,8 @@ void IncrementalMaxMin::activate(std::uint32_t var) {
   if (active_[var]) return;
   active_[var] = 1;
   rate_[var] = 0;
+  list_position_[var] = static_cast<std::uint32_t>(active_list_.size());
+  active_list_.push_back(var);
   for (std::uint64_t e = var_offsets_[var]; e < var_offsets_[var + 1]; ++e) {
     const LinkId l = links_[e];
     next_[e] = head_[l];
@@ -54,6 +57,10 @@ void IncrementalMaxMin::activate(std::uint32_t var) {
 void IncrementalMaxMin::deactivate(std::uint32_t var) {
   if (!active_[var]) return;
   active_[var] = 0;
+  const std::uint32_t last = active_list_.back();
+  active_list_[list_position_[var]] = last;
+  list_position_[last] = list_position_[var];
+  active_list_.pop_back();
   for (std::uint64_t e = var_offsets_[var]; e < var_offsets_[var + 1]; ++e) {
     const LinkId l = links_[e];
     if (prev_[e] != kNoIncidence)
@@ -144,8 +151,9 @@ void IncrementalMaxMin::solve_all() {
   pending_new_.clear();
   pending_links_.clear();
   pending_saturated_.clear();
-  for (std::uint32_t v = 0; v < active_.size(); ++v)
-    if (active_[v]) add_to_set(v);
+  for (std::uint32_t v : active_list_) add_to_set(v);
+  ++stats_.updates;
+  stats_.solved_vars += set_.size();
   if (set_.empty()) return;
   solve_set();
   for (std::uint32_t v : set_) {

@@ -65,6 +65,7 @@ class IncrementalMaxMin {
 
   std::vector<double> rate_, new_rate_, load_;
   std::vector<std::uint8_t> active_;
+  std::vector<std::uint32_t> active_list_, list_position_;  // the active variables, in no order
   // Incidence e = var_offsets_[v] + i is (v, links_[e]); active ones are chained per link.
   std::vector<std::uint32_t> incidence_var_;
   std::vector<std::uint64_t> next_, prev_, head_;  // intrusive lists; kNoIncidence ends them
