@@ -104,6 +104,17 @@ void IncrementalMaxMin::update() {
   pending_saturated_.clear();
   if (set_.empty()) return;
 
+  // Close S over the links that are saturated now: a change reaches the variables behind a saturated
+  // link, so taking them in at once saves the solve-and-expand rounds that would find them one ring at a
+  // time. When S covers most active variables, solving all of them is cheaper than tracking S.
+  for (std::size_t i = 0; i < set_.size(); ++i) {
+    const std::uint32_t v = set_[i];
+    for (std::uint64_t e = var_offsets_[v]; e < var_offsets_[v + 1]; ++e)
+      if (saturated(links_[e], load_[links_[e]])) add_link_vars(links_[e]);
+  }
+  if (2 * set_.size() > active_list_.size())
+    for (std::uint32_t v : active_list_) add_to_set(v);
+
   for (;;) {
     solve_set();
     // Links where a rate changed and that are (or were) saturated bring their other variables in.
