@@ -30,6 +30,10 @@ Action add_dynamic_command(CLI::App& app, const Plugins& plugins) {
   cmd->add_option("--load", config->load,
                   "with --arrival poisson: offered load as a fraction of the endpoints' total injection capacity")
       ->capture_default_str();
+  cmd->add_option("--phase-size", config->phase_size,
+                  "group pattern flows, in pattern order, into phases of this many; a phase starts when the "
+                  "previous one is delivered (0 = no phases)")
+      ->capture_default_str();
   cmd->add_option("-s,--seed", n.seed, "seed of every random choice of the run")->capture_default_str();
   cmd->add_option("-j,--threads", config->threads, "worker threads for routing (0 = all cores)")->capture_default_str();
   cmd->add_option("--endpoint-gbps", n.links.endpoint_gbps, "capacity of endpoint (injection) links")

@@ -33,6 +33,8 @@ DynamicRun run_dynamic(const Plugins& plugins, const DynamicConfig& config) {
   check_link_options(config.network.links);
   if (!(config.bytes >= 0) || !std::isfinite(config.bytes))
     throw InputError("--bytes " + std::to_string(config.bytes) + ": expected a finite size >= 0");
+  if (config.phase_size > 0 && !config.flow_file.empty())
+    throw InputError("--phase-size applies to --pattern workloads; a flow list orders flows with 'after'");
   if (config.arrival != "zero" && config.arrival != "poisson")
     throw InputError("--arrival '" + config.arrival + "': expected zero or poisson");
   if (config.arrival == "poisson" && !(config.load > 0 && std::isfinite(config.load)))
@@ -77,6 +79,12 @@ DynamicRun run_dynamic(const Plugins& plugins, const DynamicConfig& config) {
       run.workload_text += "Poisson arrivals at " + JsonWriter::number(config.load) + " of injection capacity";
     } else {
       run.workload_text += "all starting at time 0";
+    }
+    if (config.phase_size > 0) {
+      run.workload.phase.resize(run.workload.size());
+      for (std::size_t f = 0; f < run.workload.size(); ++f)
+        run.workload.phase[f] = static_cast<std::uint32_t>(f / config.phase_size);
+      run.workload_text += ", in phases of " + std::to_string(config.phase_size) + " flows";
     }
   }
   run.workload_seconds = clock.seconds();

@@ -24,6 +24,7 @@ struct DynamicConfig {
   double bytes = 1e6;            // per flow of the pattern
   std::string arrival = "zero";  // zero: every flow at time 0; poisson: a Poisson process at `load`
   double load = 0.1;             // fraction of the endpoints' total injection capacity (poisson)
+  std::uint64_t phase_size = 0;  // > 0: pattern flows in phases of this many, each after the previous
   unsigned threads = 0;
   std::uint64_t max_flows = 200'000'000;
   double max_path_memory_gib = 8;

@@ -30,6 +30,8 @@ void validate(const Network& net, const DynamicWorkload& w) {
   const std::size_t n = w.size();
   if (w.flows.dst.size() != n || w.bytes.size() != n || w.start_s.size() != n)
     throw InputError("dynamic workload: src, dst, bytes and start lists differ in length");
+  if (!w.phase.empty() && w.phase.size() != n)
+    throw InputError("dynamic workload: the phase list needs one entry per flow");
   if (!w.after_offsets.empty() && w.after_offsets.size() != n + 1)
     throw InputError("dynamic workload: the dependency offsets need one entry per flow plus one");
   for (std::size_t f = 0; f < n; ++f) {
@@ -40,11 +42,16 @@ void validate(const Network& net, const DynamicWorkload& w) {
       throw InputError("dynamic workload: flow " + std::to_string(f) + " has a size that is not a finite number >= 0");
     if (!(w.start_s[f] >= 0) || !std::isfinite(w.start_s[f]))
       throw InputError("dynamic workload: flow " + std::to_string(f) + " has a start time that is not finite and >= 0");
-    if (!w.after_offsets.empty())
-      for (std::uint32_t k = w.after_offsets[f]; k < w.after_offsets[f + 1]; ++k)
-        if (w.after[k] >= n || w.after[k] == f)
-          throw InputError("dynamic workload: flow " + std::to_string(f) + " waits for flow " +
-                           std::to_string(w.after[k]) + ", which is itself or does not exist");
+    if (w.after_offsets.empty()) continue;
+    for (std::uint32_t k = w.after_offsets[f]; k < w.after_offsets[f + 1]; ++k) {
+      if (w.after[k] >= n || w.after[k] == f)
+        throw InputError("dynamic workload: flow " + std::to_string(f) + " waits for flow " +
+                         std::to_string(w.after[k]) + ", which is itself or does not exist");
+      if (!w.phase.empty() && w.phase[w.after[k]] > w.phase[f])
+        throw InputError("dynamic workload: flow " + std::to_string(f) + " (phase " + std::to_string(w.phase[f]) +
+                         ") waits for flow " + std::to_string(w.after[k]) + " of the later phase " +
+                         std::to_string(w.phase[w.after[k]]));
+    }
   }
 }
 
@@ -83,6 +90,8 @@ DynamicResult DynamicEngine::run(const DynamicWorkload& w, const DynamicOptions&
     for (FlowId f : order) p.add(w.flows.src[f], w.flows.dst[f], w.bytes[f], w.start_s[f]);
     if (!w.flows.weight.empty())
       for (FlowId f : order) p.flows.weight.push_back(w.flows.weight[f]);
+    if (!w.phase.empty())
+      for (FlowId f : order) p.phase.push_back(w.phase[f]);
     if (!w.after_offsets.empty()) {
       p.after_offsets.assign(1, 0);
       for (FlowId f : order) {
@@ -137,6 +146,25 @@ DynamicResult DynamicEngine::simulate(const DynamicWorkload& w, PathTable routed
     if (queue.size() != n)
       throw InputError("dynamic workload: the dependencies ('after') form a cycle; " +
                        std::to_string(n - queue.size()) + " flows could never start");
+  }
+
+  // Phases: the flows of each phase (CSR), how many of a phase are still to be delivered, when its last
+  // was. A flow of phase p > 0 waits for its phase to open (one more dependency); a phase with no flow
+  // left opens the next one.
+  std::uint32_t phases = 0;
+  std::vector<std::uint32_t> phase_offsets, phase_members, phase_left;
+  std::vector<double> phase_finish;
+  if (!w.phase.empty()) {
+    for (std::uint32_t p : w.phase) phases = std::max(phases, p + 1);
+    phase_offsets.assign(phases + 1, 0);
+    for (std::uint32_t p : w.phase) ++phase_offsets[p + 1];
+    phase_left.assign(phase_offsets.begin() + 1, phase_offsets.end());
+    for (std::uint32_t p = 0; p < phases; ++p) phase_offsets[p + 1] += phase_offsets[p];
+    phase_members.resize(n);
+    std::vector<std::uint32_t> cursor(phase_offsets.begin(), phase_offsets.end() - 1);
+    for (std::size_t f = 0; f < n; ++f) phase_members[cursor[w.phase[f]]++] = static_cast<FlowId>(f);
+    phase_finish.assign(phases, 0.0);
+    for (std::size_t f = 0; f < n; ++f) deps_left[f] += w.phase[f] > 0 ? 1 : 0;
   }
 
   r.paths = std::move(routed);
@@ -194,12 +222,26 @@ DynamicResult DynamicEngine::simulate(const DynamicWorkload& w, PathTable routed
   double now = 0;
   std::uint32_t stamp = 0;
 
+  const auto release = [&](FlowId g, double when) {
+    ready_time[g] = std::max(ready_time[g], when);
+    if (--deps_left[g] == 0) ready.push({std::max(w.start_s[g], ready_time[g]), g, 0});
+  };
+  const auto open_phases_after = [&](std::uint32_t p) {  // phase p is complete
+    for (; p + 1 < phases; ++p) {
+      for (std::uint32_t k = phase_offsets[p + 1]; k < phase_offsets[p + 2]; ++k)
+        release(phase_members[k], phase_finish[p]);
+      if (phase_left[p + 1] > 0) return;
+      phase_finish[p + 1] = std::max(phase_finish[p + 1], phase_finish[p]);
+    }
+  };
   const auto release_dependents = [&](FlowId f) {
-    if (w.after_offsets.empty()) return;
-    for (std::uint32_t k = dependent_offsets[f]; k < dependent_offsets[f + 1]; ++k) {
-      const FlowId g = dependents[k];
-      ready_time[g] = std::max(ready_time[g], r.finish_s[f]);
-      if (--deps_left[g] == 0) ready.push({std::max(w.start_s[g], ready_time[g]), g, 0});
+    if (!w.after_offsets.empty())
+      for (std::uint32_t k = dependent_offsets[f]; k < dependent_offsets[f + 1]; ++k)
+        release(dependents[k], r.finish_s[f]);
+    if (phases > 0) {
+      const std::uint32_t p = w.phase[f];
+      phase_finish[p] = std::max(phase_finish[p], r.finish_s[f]);
+      if (--phase_left[p] == 0) open_phases_after(p);
     }
   };
   const auto settle_var = [&](std::uint32_t v) {  // bits carried by v up to now
@@ -248,6 +290,7 @@ DynamicResult DynamicEngine::simulate(const DynamicWorkload& w, PathTable routed
   if (o.progress) o.progress->phase("simulating: flows started and finished", 2 * n);
   Stopwatch solve_clock;
   std::vector<FlowId> touched;
+  if (phases > 0 && phase_left[0] == 0) open_phases_after(0);  // an empty first phase opens the next
   for (;;) {
     while (!completion.empty() && completion.top().version != version[completion.top().flow]) completion.pop();
     if (ready.empty() && completion.empty() && next_initial == initial.size()) break;

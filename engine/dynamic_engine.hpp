@@ -23,6 +23,10 @@ struct DynamicWorkload {
   std::vector<double> start_s;               // per flow: earliest start (seconds)
   std::vector<std::uint32_t> after_offsets;  // CSR per flow into `after` (empty: no dependencies)
   std::vector<FlowId> after;                 // flows that must be delivered first
+  // Optional phase per flow (0, 1, ...): a flow of phase p > 0 also waits until every flow of phase p-1
+  // is delivered (INRFlow's causality-enhanced patterns). `after` may only name flows of the same or an
+  // earlier phase.
+  std::vector<std::uint32_t> phase;
   std::vector<std::uint32_t> service_class;  // per flow, optional; reported (all classes share alike for now)
 
   std::size_t size() const { return flows.size(); }

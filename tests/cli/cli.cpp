@@ -426,6 +426,10 @@ TEST_CASE("cli: dynamic runs a flow list and a Poisson pattern and writes its re
   check_rejected("dynamic -t fattree:k=4,n=3 --arrival sometimes", {"--arrival", "sometimes"});
   check_rejected("dynamic -t fattree:k=4,n=3 --arrival poisson --load 0", {"--load"});
   check_rejected("dynamic -t fattree:k=4,n=3 -f " + (scratch() / "missing.csv").string(), {"missing.csv"});
+  check_rejected("dynamic -t fattree:k=4,n=3 -f " + flows.string() + " --phase-size 4", {"--phase-size", "after"});
+  const Outcome phased = interflow("dynamic -t fattree:k=4,n=3 -p alltoall -b 1e5 --phase-size 64 --no-progress");
+  REQUIRE(phased.status == 0);
+  CHECK(contains(phased.out, "in phases of 64 flows"));
 }
 
 TEST_CASE("cli: --config reads a TOML experiment file") {

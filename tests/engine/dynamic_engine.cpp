@@ -122,6 +122,32 @@ TEST_CASE("dynamic: results come back in the caller's flow order when flows star
   }
 }
 
+TEST_CASE("dynamic: a phase opens when every flow of the previous phase is delivered") {
+  auto t = test::build_topology("graph:file=" + fixture("dumbbell.ifg"));
+  DynamicWorkload w;
+  w.add(0, 2, kMB, 0);  // phase 0: two flows sharing the 10 Gbit/s cable, delivered at 1.6 ms + 700 ns
+  w.add(1, 3, kMB, 0);
+  w.add(4, 5, kMB, 0);    // phase 1: waits for both
+  w.add(5, 4, kMB, 0.1);  // phase 1 too, but not before its own start time
+  w.add(2, 0, kMB, 0);    // phase 3 (phase 2 is empty): opens with phase 1's end
+  w.phase = {0, 0, 1, 1, 3};
+  const DynamicResult r = run(*t, "bfs", w);
+  const double phase0 = std::max(r.finish_s[0], r.finish_s[1]);
+  CHECK(phase0 == doctest::Approx(2 * 8e6 / 10e9 + 700e-9).epsilon(1e-12));
+  CHECK(r.start_s[2] == doctest::Approx(phase0));
+  CHECK(r.start_s[3] == doctest::Approx(0.1));
+  CHECK(r.start_s[4] == doctest::Approx(std::max(r.finish_s[2], r.finish_s[3])));
+  DynamicWorkload backwards;
+  backwards.add(0, 2, kMB, 0);
+  backwards.add(1, 3, kMB, 0);
+  backwards.phase = {0, 1};
+  backwards.after_offsets = {0, 1, 1};
+  backwards.after = {1};
+  auto routing = test::build_routing("bfs", *t);
+  CHECK_THROWS_WITH_AS(DynamicEngine(t->network(), *routing).run(backwards, {}), doctest::Contains("later phase"),
+                       InputError);
+}
+
 TEST_CASE("dynamic: the first flows to finish do so at the static engine's max-min rate") {
   for (const std::string spec : {"fattree:k=4,n=3", "jellyfish:N=16,k=6,r=3", "torus:dims=4x4x4"}) {
     CAPTURE(spec);
