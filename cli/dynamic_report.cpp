@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cli/json.hpp"
+#include "cli/output.hpp"
 #include "engine/error.hpp"
 #include "engine/stats.hpp"
 #include "engine/system.hpp"
@@ -65,21 +66,6 @@ Totals totals(const DynamicRun& run) {
   return t;
 }
 
-void summary(JsonWriter& j, const Summary& s) {
-  j.begin_object();
-  j.field("min", s.min);
-  j.field("median", s.median);
-  j.field("mean", s.mean);
-  j.field("max", s.max);
-  j.end_object();
-}
-
-std::ofstream open_output(const std::filesystem::path& path) {
-  std::ofstream out(path);
-  if (!out) throw InputError("--out: cannot write '" + path.string() + "'");
-  return out;
-}
-
 }  // namespace
 
 void write_dynamic_summary_json(const DynamicRun& run, std::ostream& out) {
@@ -119,9 +105,9 @@ void write_dynamic_summary_json(const DynamicRun& run, std::ostream& out) {
   j.field("makespan_s", r.makespan_s);
   j.field("mean_throughput_gbps", r.makespan_s > 0 ? t.bytes * 8e-9 / r.makespan_s : 0.0);
   j.key("flow_completion_s");
-  summary(j, t.fct);
+  summary_object(j, t.fct, true);
   j.key("flow_rate_gbps");
-  summary(j, t.rate);
+  summary_object(j, t.rate, true);
   j.key("simulation").begin_object();
   j.field("batches", r.batches);
   j.field("events", r.events);
@@ -176,10 +162,7 @@ void print_dynamic_summary_text(const DynamicRun& run, std::ostream& out) {
 }
 
 void write_dynamic_results_dir(const DynamicRun& run, const std::string& dir, bool flows_csv) {
-  const std::filesystem::path base(dir);
-  std::error_code ec;
-  std::filesystem::create_directories(base, ec);
-  if (ec) throw InputError("--out: cannot create directory '" + dir + "': " + ec.message());
+  const std::filesystem::path base = make_output_dir(dir);
   const DynamicResult& r = run.result;
   const Network& net = run.setup.topology->network();
   {

@@ -6,6 +6,7 @@
 #include <iomanip>
 
 #include "cli/json.hpp"
+#include "cli/output.hpp"
 #include "engine/error.hpp"
 #include "engine/system.hpp"
 #include "interflow/version.hpp"
@@ -20,22 +21,7 @@ void params_object(JsonWriter& j, const ParamSet& p) {
   j.end_object();
 }
 
-void summary_object(JsonWriter& j, const Summary& s, bool median) {
-  j.begin_object();
-  j.field("min", s.min);
-  if (median) j.field("median", s.median);
-  j.field("mean", s.mean);
-  j.field("max", s.max);
-  j.end_object();
-}
-
 const char* kind_name(VertexKind k) { return k == VertexKind::Endpoint ? "endpoint" : "switch"; }
-
-std::ofstream open_output(const std::filesystem::path& path) {
-  std::ofstream out(path);
-  if (!out) throw InputError("--out: cannot write '" + path.string() + "'");
-  return out;
-}
 
 }  // namespace
 
@@ -171,10 +157,7 @@ void write_flows_csv(const StaticRun& run, std::ostream& out) {
 }
 
 void write_results_dir(const StaticRun& run, const std::string& dir, bool flows_csv) {
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec) throw InputError("--out '" + dir + "': cannot create directory: " + ec.message());
-  const std::filesystem::path base(dir);
+  const std::filesystem::path base = make_output_dir(dir);
   {
     auto out = open_output(base / "summary.json");
     write_summary_json(run, out);
