@@ -180,9 +180,7 @@ void IncrementalMaxMin::solve_all() {
 // the unfrozen variables; shares only grow as variables freeze, so stale keys are refreshed when popped.
 void IncrementalMaxMin::solve_set() {
   ++stats_.rounds;
-  const std::uint32_t local_stamp = ++stamp_;  // a fresh stamp for the local link numbering
-  // (in_set_ keeps its own stamp: re-mark the set with the new stamp)
-  for (std::uint32_t v : set_) in_set_[v] = local_stamp;
+  const std::uint32_t local_stamp = ++solve_stamp_;  // a fresh stamp for the local link numbering
   local_links_.clear();
   for (std::uint32_t v : set_)
     for (std::uint64_t e = var_offsets_[v]; e < var_offsets_[v + 1]; ++e) {
@@ -211,7 +209,6 @@ void IncrementalMaxMin::solve_set() {
       bottleneck_[li] = residual_[li] == tightest;
     }
     local_var_offsets_[n] = static_cast<std::uint32_t>(n);
-    for (std::uint32_t u : set_) in_set_[u] = stamp_;
     return;
   }
   residual_.assign(n, 0.0);
@@ -275,7 +272,6 @@ void IncrementalMaxMin::solve_set() {
       }
     }
   }
-  for (std::uint32_t v : set_) in_set_[v] = stamp_;  // keep membership valid for add_to_set
 }
 
 }  // namespace interflow

@@ -78,8 +78,8 @@ class IncrementalMaxMin {
   std::vector<std::uint32_t> in_set_;    // == stamp_: in S
   std::vector<std::uint32_t> new_mark_;  // == update_mark_: activated since the previous update
   std::uint32_t update_mark_ = 0;
-  std::vector<std::uint32_t> link_stamp_, link_local_;
-  std::uint32_t stamp_ = 0;
+  std::vector<std::uint32_t> link_stamp_, link_local_;  // == solve_stamp_: link_local_ is its local index
+  std::uint32_t stamp_ = 0, solve_stamp_ = 0;           // one per update, one per solve_set
   // Local problem of solve_set().
   std::vector<LinkId> local_links_;
   std::vector<double> residual_, weight_sum_;
