@@ -107,11 +107,7 @@ class EcmpRouting : public DestinationSearchRouting {
   }
 
   void per_path_paths(const Network& net, const FlowToRoute& f, const SearchScratch& s, PathSink& sink) const {
-    const double paths = s.value[0];
-    if (paths < 1) {  // a link down in one direction only left the source without a way on
-      sink.drop_flow();
-      return;
-    }
+    const double paths = s.value[0];  // >= 1: collect_dag() refused dead ends
     const bool all = paths <= max_paths_;
     const double offset = all ? 0.0 : flow_offset(f);
     const std::uint32_t n = all ? static_cast<std::uint32_t>(paths) : max_paths_;
@@ -124,10 +120,6 @@ class EcmpRouting : public DestinationSearchRouting {
 
   void per_hop_paths(const Network& net, const FlowToRoute& f, SearchScratch& s, PathSink& sink) const {
     const std::size_t n = s.vertices.size();
-    if (s.value[0] < 1) {
-      sink.drop_flow();
-      return;
-    }
     if (!(s.value[0] <= max_paths_)) {  // also an infinite count
       stratified_per_hop_paths(net, f, s, sink);
       return;
