@@ -12,10 +12,25 @@ namespace interflow {
 
 namespace {
 
-struct SourceResult {
-  std::uint64_t sum = 0, reached = 0, unreached = 0;
+// What one search (one source, or one attachment group) contributes to the report.
+struct PartialDistances {
+  std::uint64_t sum = 0;        // sum of the distances of its pairs, in links
+  std::uint64_t pairs = 0;      // pairs reached
+  std::uint64_t unreached = 0;  // pairs not reached
   std::uint32_t eccentricity = 0;
 };
+
+// Adds the partial results into the report's diameter, disconnected pairs and mean distance.
+void add_up(const std::vector<PartialDistances>& parts, DistanceReport& report) {
+  std::uint64_t sum = 0, pairs = 0;
+  for (const auto& r : parts) {
+    sum += r.sum;
+    pairs += r.pairs;
+    report.disconnected_pairs += r.unreached;
+    report.diameter_links = std::max(report.diameter_links, r.eccentricity);
+  }
+  report.mean_links = pairs ? static_cast<double>(sum) / static_cast<double>(pairs) : 0.0;
+}
 
 struct Scratch {
   std::vector<std::uint32_t> dist;
@@ -75,18 +90,14 @@ DistanceReport exact_distances(const Network& net, const std::vector<Group>& gro
   // since a leaf endpoint adds one link at its end of every path.
   DistanceReport report;
   report.sources = net.num_endpoints();
-  struct PerGroup {
-    std::uint64_t sum = 0, pairs = 0, unreached = 0;
-    std::uint32_t eccentricity = 0;
-  };
-  std::vector<PerGroup> per_group(groups.size());
+  std::vector<PartialDistances> per_group(groups.size());
   tbb::enumerable_thread_specific<Scratch> scratch;
   tbb::parallel_for(std::size_t{0}, groups.size(), [&](std::size_t a) {
     Scratch& s = scratch.local();
     search(net, groups[a].vertex, s);
     const std::uint64_t leaf_a = groups[a].leaf, n_a = groups[a].leaf + groups[a].direct;
     std::uint64_t reached = 0, reached_leaves = 0, weighted = 0;
-    PerGroup r;
+    PartialDistances r;
     for (const VertexId v : s.queue) {
       const std::uint32_t b = group_of[v];
       if (b == kNone) continue;
@@ -106,14 +117,7 @@ DistanceReport exact_distances(const Network& net, const std::vector<Group>& gro
     r.unreached = n_a * (net.num_endpoints() - reached);
     per_group[a] = r;
   });
-  std::uint64_t sum = 0, pairs = 0;
-  for (const auto& r : per_group) {
-    sum += r.sum;
-    pairs += r.pairs;
-    report.disconnected_pairs += r.unreached;
-    report.diameter_links = std::max(report.diameter_links, r.eccentricity);
-  }
-  report.mean_links = pairs ? static_cast<double>(sum) / static_cast<double>(pairs) : 0.0;
+  add_up(per_group, report);
   return report;
 }
 
@@ -164,32 +168,25 @@ DistanceReport DistanceAnalysis::from_sources(const Network& net, const std::vec
   std::vector<std::uint32_t> hosted(net.num_vertices(), 0);
   for (EndpointId e = 0; e < n; ++e) ++hosted[net.endpoint_vertex(e)];
 
-  std::vector<SourceResult> per_source(sources.size());
+  std::vector<PartialDistances> per_source(sources.size());
   tbb::enumerable_thread_specific<Scratch> scratch;
   tbb::parallel_for(std::size_t{0}, sources.size(), [&](std::size_t i) {
     Scratch& s = scratch.local();
     const VertexId root = net.endpoint_vertex(sources[i]);
     search(net, root, s);
-    SourceResult r;
+    PartialDistances r;
     for (const VertexId v : s.queue) {
       std::uint32_t count = hosted[v];
       if (v == root) --count;  // the source itself
       if (count == 0) continue;
       r.sum += static_cast<std::uint64_t>(s.dist[v]) * count;
-      r.reached += count;
+      r.pairs += count;
       r.eccentricity = std::max(r.eccentricity, s.dist[v]);
     }
-    r.unreached = n - 1 - r.reached;
+    r.unreached = n - 1 - r.pairs;
     per_source[i] = r;
   });
-  std::uint64_t sum = 0, reached = 0;
-  for (const auto& r : per_source) {
-    sum += r.sum;
-    reached += r.reached;
-    report.disconnected_pairs += r.unreached;
-    report.diameter_links = std::max(report.diameter_links, r.eccentricity);
-  }
-  report.mean_links = reached ? static_cast<double>(sum) / static_cast<double>(reached) : 0.0;
+  add_up(per_source, report);
   return report;
 }
 
