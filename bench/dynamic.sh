@@ -27,15 +27,12 @@ for entry in "${runs[@]}"; do
     # shellcheck disable=SC2086
     /usr/bin/time -v -o "$tmp/time.$i" "$bin" dynamic $args --json --no-progress > "$tmp/run.$i.json"
   done
-  "$python" - "$tmp" "$repeat" "$label" <<'PY'
-import json, re, statistics, sys
+  "$python" - "$tmp" "$repeat" "$label" "$(dirname "$0")" <<'PY'
+import json, statistics, sys
 tmp, repeat, label = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-walls, rss = [], []
-for i in range(1, repeat + 1):
-    text = open(f"{tmp}/time.{i}").read()
-    wall = text.split("Elapsed (wall clock) time (h:mm:ss or m:ss):")[1].split()[0]
-    walls.append(sum(float(p) * 60 ** k for k, p in enumerate(reversed(wall.split(":")))))
-    rss.append(int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", text).group(1)) / 1024)
+sys.path.insert(0, sys.argv[4])
+from time_v import read
+walls, rss = zip(*(read(f"{tmp}/time.{i}") for i in range(1, repeat + 1)))
 d = json.load(open(f"{tmp}/run.1.json"))
 s = d["simulation"]
 print(f"| {label} | {d['flows']['total']} | {statistics.median(walls):.2f} | {statistics.median(rss):.0f} | "

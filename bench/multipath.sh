@@ -23,15 +23,12 @@ for t in "${topologies[@]}"; do
       /usr/bin/time -v -o "$tmp/time.$i" "$bin" static -t "$t" -r "$r" -p uniform --json --no-progress \
         > "$tmp/run.$i.json"
     done
-    "$python" - "$tmp" "$repeat" "$t" "$r" <<'PY'
-import json, re, statistics, sys
+    "$python" - "$tmp" "$repeat" "$t" "$r" "$(dirname "$0")" <<'PY'
+import json, statistics, sys
 tmp, repeat, t, r = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
-walls, rss = [], []
-for i in range(1, repeat + 1):
-    text = open(f"{tmp}/time.{i}").read()
-    wall = text.split("Elapsed (wall clock) time (h:mm:ss or m:ss):")[1].split()[0]
-    walls.append(sum(float(p) * 60 ** k for k, p in enumerate(reversed(wall.split(":")))))
-    rss.append(int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", text).group(1)) / 1024)
+sys.path.insert(0, sys.argv[5])
+from time_v import read
+walls, rss = zip(*(read(f"{tmp}/time.{i}") for i in range(1, repeat + 1)))
 d = json.load(open(f"{tmp}/run.1.json"))
 paths = d["flows"]["path_variables"] / max(1, d["flows"]["routed"])
 th = d["throughput"]

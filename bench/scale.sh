@@ -30,21 +30,18 @@ for entry in "${configs[@]}"; do
     /usr/bin/time -v -o "$tmp/time.$i" "$bin" static --topology "$topo" --pattern uniform --seed 1 \
       --json --no-progress > "$tmp/summary.$i.json"
   done
-  "$python" - "$tmp" "$repeat" "$family" "$topo" <<'PY'
-import json, re, statistics, sys
+  "$python" - "$tmp" "$repeat" "$family" "$topo" "$(dirname "$0")" <<'PY'
+import json, statistics, sys
 tmp, repeat, family, topo = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+sys.path.insert(0, sys.argv[5])
+from time_v import read
 runs = []
 for i in range(1, repeat + 1):
-    text = open(f"{tmp}/time.{i}").read()
-    wall = text.split("Elapsed (wall clock) time (h:mm:ss or m:ss):")[1].split()[0]
-    parts = [float(p) for p in wall.split(":")]
-    seconds = sum(p * 60 ** k for k, p in enumerate(reversed(parts)))
-    rss_kb = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", text).group(1))
-    summary = json.load(open(f"{tmp}/summary.{i}.json"))
-    runs.append((seconds, rss_kb, summary))
+    seconds, rss_mib = read(f"{tmp}/time.{i}")
+    runs.append((seconds, rss_mib, json.load(open(f"{tmp}/summary.{i}.json"))))
 runs.sort(key=lambda r: r[0])
 wall, _, s = runs[len(runs) // 2]
-rss = statistics.median(r[1] for r in runs) / 1024
+rss = statistics.median(r[1] for r in runs)
 n = s["network"]["endpoints"]
 t = s["time_s"]
 th = s["throughput"]

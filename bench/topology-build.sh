@@ -42,16 +42,12 @@ for spec in "${specs[@]}"; do
     fi
   done
   [ "$ok" = 1 ] || continue
-  "$python" - "$tmp" "$repeat" "$spec" <<'PY'
-import json, re, statistics, sys
+  "$python" - "$tmp" "$repeat" "$spec" "$(dirname "$0")" <<'PY'
+import json, statistics, sys
 tmp, repeat, spec = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-runs = []
-for i in range(1, repeat + 1):
-    text = open(f"{tmp}/time.{i}").read()
-    wall = text.split("Elapsed (wall clock) time (h:mm:ss or m:ss):")[1].split()[0]
-    seconds = sum(float(p) * 60 ** k for k, p in enumerate(reversed(wall.split(":"))))
-    rss = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", text).group(1)) / 1024
-    runs.append((json.load(open(f"{tmp}/topo.{i}.json")), seconds, rss))
+sys.path.insert(0, sys.argv[4])
+from time_v import read
+runs = [(json.load(open(f"{tmp}/topo.{i}.json")),) + read(f"{tmp}/time.{i}") for i in range(1, repeat + 1)]
 d = runs[0][0]
 build = statistics.median(r[0]["build_seconds"] for r in runs)
 wall = statistics.median(r[1] for r in runs)
