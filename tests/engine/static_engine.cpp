@@ -11,6 +11,7 @@
 #include "cli/static_run.hpp"
 #include "engine/analysis.hpp"
 #include "engine/error.hpp"
+#include "tests/support/test_support.hpp"
 #include "workloads/bisection.hpp"
 
 using namespace interflow;
@@ -121,10 +122,9 @@ void check_identical(const cli::StaticRun& a, const cli::StaticRun& b) {
 }
 
 double fact(const cli::StaticRun& r, const std::string& key) {
-  for (const auto& f : r.topology->facts())
-    if (f.key == key) return f.value;
-  FAIL("topology has no fact " << key);
-  return 0;
+  const auto value = test::find_fact(*r.topology, key);
+  REQUIRE_MESSAGE(value.has_value(), "topology has no fact " << key);
+  return *value;
 }
 
 }  // namespace

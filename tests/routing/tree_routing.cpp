@@ -113,9 +113,7 @@ TEST_CASE("tree routing: random routing is reproducible for a seed and changes w
   auto routing = test::build_routing("random-up", *topology);
   const FlowSet flows = test::all_pairs(64);
   auto route = [&](std::uint64_t seed) {
-    RouteContext ctx;
-    ctx.seed = seed;
-    const PathTable paths = routing->route_all(net, flows, ctx);
+    const PathTable paths = test::route(*routing, net, flows, seed);
     return std::vector<LinkId>(paths.all_links().begin(), paths.all_links().end());
   };
   const auto first = route(7);

@@ -7,13 +7,16 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "engine/error.hpp"
 #include "engine/flows.hpp"
 #include "engine/network.hpp"
 #include "engine/params.hpp"
 #include "engine/paths.hpp"
+#include "engine/topology.hpp"
 #include "routing/registry.hpp"
 #include "topologies/registry.hpp"
 
@@ -113,6 +116,23 @@ inline std::uint64_t cables_across_endpoint_halves(const Network& net) {
   std::uint64_t crossing = 0;
   for (LinkId l = 0; l < net.num_links(); ++l) crossing += side(net.source(l)) != side(net.target(l));
   return crossing / 2;
+}
+
+// The value of a topology's closed-form fact, if it reports that key.
+inline std::optional<double> find_fact(const Topology& t, const std::string& key) {
+  for (const auto& f : t.facts())
+    if (f.key == key) return f.value;
+  return std::nullopt;
+}
+
+// The error message of building `spec`, or "" when it builds.
+inline std::string topology_error(const std::string& spec) {
+  try {
+    build_topology(spec);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
 }
 
 // A file in a per-process temporary directory, removed with the object.

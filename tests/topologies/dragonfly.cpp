@@ -33,11 +33,7 @@ std::string spec_of(const Shape& s, const std::string& arrangement) {
          ",g=" + std::to_string(s.g) + ",arrangement=" + arrangement;
 }
 
-double fact(const Topology& t, const std::string& key) {
-  for (const auto& f : t.facts())
-    if (f.key == key) return f.value;
-  return -1.0;
-}
+double fact(const Topology& t, const std::string& key) { return test::find_fact(t, key).value_or(-1.0); }
 
 // Router (0..a*g-1) of a router vertex, from the documented numbering.
 std::uint64_t router_index(const Network& net, VertexId v) { return v - net.num_endpoints(); }
@@ -112,10 +108,7 @@ TEST_CASE("dragonfly topology: the bisection fact equals the global cables betwe
       const std::string s = "dragonfly:" + shape + ",arrangement=" + arrangement;
       CAPTURE(s);
       auto t = test::build_topology(s);
-      double reported = -1;
-      for (const auto& f : t->facts())
-        if (f.key == "bisection_cables") reported = f.value;
-      CHECK(reported == static_cast<double>(test::cables_across_endpoint_halves(t->network())));
+      CHECK(fact(*t, "bisection_cables") == static_cast<double>(test::cables_across_endpoint_halves(t->network())));
     }
 }
 
@@ -216,14 +209,7 @@ TEST_CASE("dragonfly topology: the default g is a*h+1 and bad parameters are inp
   auto topology = test::build_topology("dragonfly:a=3,p=1,h=2");
   CHECK(dynamic_cast<const topo::DragonflyTopology&>(*topology).g() == 7);
   CHECK(topology->network().num_switches() == 21);
-  auto message = [](const std::string& spec) -> std::string {
-    try {
-      test::build_topology(spec);
-    } catch (const InputError& e) {
-      return e.what();
-    }
-    return "";
-  };
+  const auto message = test::topology_error;
   const std::string not_dividing = message("dragonfly:a=4,p=1,h=2,g=10");
   CHECK(not_dividing.find("dragonfly a=4,p=1,h=2,g=10") != std::string::npos);
   CHECK(not_dividing.find("g-1 = 9 must divide a*h = 8") != std::string::npos);

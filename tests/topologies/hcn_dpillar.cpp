@@ -35,10 +35,9 @@ std::array<std::uint32_t, 4> degrees(const Network& net) {
 }
 
 double fact(const Topology& t, const std::string& key) {
-  for (const auto& f : t.facts())
-    if (f.key == key) return f.value;
-  FAIL("no fact " << key);
-  return 0;
+  const auto value = test::find_fact(t, key);
+  REQUIRE_MESSAGE(value.has_value(), "no fact " << key);
+  return *value;
 }
 
 }  // namespace

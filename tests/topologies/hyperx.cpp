@@ -115,9 +115,7 @@ TEST_CASE("hyperx topology: the reported bisection is the counted cut across the
     std::uint32_t cut = kNone;
     for (std::uint32_t d = 0; d < s.dims.size(); ++d)
       if (s.dims[d] % 2 == 0 && (cut == kNone || s.dims[d] < s.dims[cut])) cut = d;
-    double reported = -1;
-    for (const auto& f : topology->facts())
-      if (f.key == "bisection_cables") reported = f.value;
+    const double reported = test::find_fact(*topology, "bisection_cables").value_or(-1);
     if (cut == kNone) {
       CHECK(reported == -1);
       continue;
@@ -147,14 +145,7 @@ TEST_CASE("hyperx topology: flatbutterfly is the HyperX with K = 1 and a k-ary n
 }
 
 TEST_CASE("hyperx topology: bad parameters are input errors naming the constraint") {
-  auto message = [](const std::string& spec) -> std::string {
-    try {
-      test::build_topology(spec);
-    } catch (const InputError& e) {
-      return e.what();
-    }
-    return "";
-  };
+  const auto message = test::topology_error;
   CHECK(message("hyperx:S=4x1,K=1,p=1") != "");
   CHECK(message("hyperx:S=4x4,K=0,p=1") != "");
   CHECK_THROWS_AS(topo::HyperXTopology("hyperx", {4, 1}, 1, 1, LinkDefaults{}), InputError);

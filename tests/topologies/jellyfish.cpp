@@ -138,14 +138,7 @@ TEST_CASE("jellyfish topology: 8192 switches of radix 24 build quickly") {
 }
 
 TEST_CASE("jellyfish topology: impossible parameters are input errors naming the constraint") {
-  auto message = [](const std::string& spec) -> std::string {
-    try {
-      test::build_topology(spec);
-    } catch (const InputError& e) {
-      return e.what();
-    }
-    return "";
-  };
+  const auto message = test::topology_error;
   const std::string odd = message("jellyfish:N=5,k=6,r=3");
   CHECK(odd.find("jellyfish N=5, k=6, r=3") != std::string::npos);
   CHECK(odd.find("must be even") != std::string::npos);

@@ -69,10 +69,9 @@ std::uint32_t server_hop_diameter(const Network& net) {
 }
 
 double fact(const Topology& t, const std::string& key) {
-  for (const auto& f : t.facts())
-    if (f.key == key) return f.value;
-  FAIL("no fact " << key);
-  return 0;
+  const auto value = test::find_fact(t, key);
+  REQUIRE_MESSAGE(value.has_value(), "no fact " << key);
+  return *value;
 }
 
 void check_degrees(const Network& net, std::uint32_t server_degree, std::uint32_t switch_degree) {
@@ -388,14 +387,12 @@ TEST_CASE("recursive networks: the bisection fact equals the cables across the t
     const auto& dcn = dynamic_cast<const topo::RecursiveDcnTopology&>(*topology);
     const std::uint32_t g = dcn.g(dcn.k());
     const std::uint64_t crossing = test::cables_across_endpoint_halves(topology->network());
-    bool reported = false;
-    for (const auto& f : topology->facts())
-      if (f.key == "bisection_cables") {
-        reported = true;
-        CHECK(f.value == static_cast<double>(crossing));
-        CHECK(f.value == static_cast<double>(g / 2) * (g / 2));
-      }
-    CHECK(reported == (g % 2 == 0));
+    const auto reported = test::find_fact(*topology, "bisection_cables");
+    CHECK(reported.has_value() == (g % 2 == 0));
+    if (reported) {
+      CHECK(*reported == static_cast<double>(crossing));
+      CHECK(*reported == static_cast<double>(g / 2) * (g / 2));
+    }
   }
 }
 

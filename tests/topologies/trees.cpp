@@ -223,14 +223,7 @@ TEST_CASE("tree topology: the reported bisection is the top-level cut between th
 }
 
 TEST_CASE("tree topology: bad parameters and impossible sizes are input errors naming the topology") {
-  auto message = [](const std::string& spec) -> std::string {
-    try {
-      test::build_topology(spec);
-    } catch (const InputError& e) {
-      return e.what();
-    }
-    return "";
-  };
+  const auto message = test::topology_error;
   CHECK(message("fattree:k=1,n=3").find("fattree") != std::string::npos);
   CHECK(message("fattree:k=4,n=0").find("fattree") != std::string::npos);
   CHECK(message("thintree:k=4,kp=5,n=3").find("kp") != std::string::npos);

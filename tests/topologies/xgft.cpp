@@ -182,14 +182,7 @@ TEST_CASE("xgft topology: XGFT n k..k 1 k..k is exactly the k-ary n-tree and 1 k
 }
 
 TEST_CASE("xgft topology: bad parameters are input errors naming the constraint") {
-  auto message = [](const std::string& spec) -> std::string {
-    try {
-      test::build_topology(spec);
-    } catch (const InputError& e) {
-      return e.what();
-    }
-    return "";
-  };
+  const auto message = test::topology_error;
   CHECK(message("xgft:h=3,m=4x4,w=1x4x4").find("h = 3 entries") != std::string::npos);
   CHECK(message("xgft:h=2,m=4x4,w=1x4x4").find("'w'") != std::string::npos);
   CHECK(message("gtree:h=2,m=4x4,w=1x4,c=2").find("'c'") != std::string::npos);
