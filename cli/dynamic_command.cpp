@@ -54,6 +54,18 @@ Action add_dynamic_command(CLI::App& app, const Plugins& plugins) {
   cmd->add_option("--series-bins", config->series_bins, "bins of the time series (series.csv) over the makespan")
       ->check(CLI::Range(1u, 10'000'000u))
       ->capture_default_str();
+  cmd->add_option("--policy", config->policy,
+                  "how service classes share links: np (alike), fp (strict priority), ba (guaranteed shares, "
+                  "--class-share) or qos (--class-cap and --class-priority)")
+      ->capture_default_str();
+  cmd->add_option("--class-share", config->class_values, "ba: each class's share of every link, e.g. 0.5,0.5")
+      ->delimiter(',');
+  cmd->add_option("--class-cap", config->class_values,
+                  "qos: each class's bandwidth cap as a fraction of every link, e.g. 0.3,1")
+      ->delimiter(',');
+  cmd->add_option("--class-priority", config->class_priorities,
+                  "fp, qos: each class's priority level, 0 served first (fp default: the class number)")
+      ->delimiter(',');
   cmd->add_flag("--full-resolve", config->full_resolve,
                 "re-solve every active flow at every event batch instead of only those whose rates can change "
                 "(same results, slower; for measuring the incremental solver)");

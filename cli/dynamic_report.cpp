@@ -66,6 +66,37 @@ Totals totals(const DynamicRun& run) {
   return t;
 }
 
+// Per service class: what it delivered, over which span of time, and its flows' completion times.
+struct ClassTotals {
+  std::uint64_t flows = 0, delivered = 0;
+  double bytes = 0, first_start = 0, last_finish = 0, fct_sum = 0, fct_max = 0;
+  double throughput_gbps() const {
+    return last_finish > first_start ? bytes * 8e-9 / (last_finish - first_start) : 0.0;
+  }
+  double mean_fct() const { return delivered ? fct_sum / static_cast<double>(delivered) : 0.0; }
+};
+
+std::vector<ClassTotals> class_totals(const DynamicRun& run) {
+  const DynamicResult& r = run.result;
+  const auto& classes = run.workload.service_class;
+  std::vector<ClassTotals> t;
+  for (std::size_t f = 0; f < r.state.size(); ++f) {
+    const std::uint32_t c = classes.empty() ? 0 : classes[f];
+    if (c >= t.size()) t.resize(c + 1);
+    ClassTotals& k = t[c];
+    ++k.flows;
+    if (r.state[f] != FlowState::Delivered) continue;
+    const double fct = r.finish_s[f] - r.start_s[f];
+    k.first_start = k.delivered == 0 ? r.start_s[f] : std::min(k.first_start, r.start_s[f]);
+    k.last_finish = std::max(k.last_finish, r.finish_s[f]);
+    ++k.delivered;
+    k.bytes += run.workload.bytes[f];
+    k.fct_sum += fct;
+    k.fct_max = std::max(k.fct_max, fct);
+  }
+  return t;
+}
+
 }  // namespace
 
 void write_dynamic_summary_json(const DynamicRun& run, std::ostream& out) {
@@ -104,6 +135,24 @@ void write_dynamic_summary_json(const DynamicRun& run, std::ostream& out) {
   j.end_object();
   j.field("makespan_s", r.makespan_s);
   j.field("mean_throughput_gbps", r.makespan_s > 0 ? t.bytes * 8e-9 / r.makespan_s : 0.0);
+  j.field("policy", run.config.policy);
+  j.key("classes").begin_array();
+  const std::vector<ClassTotals> per_class = class_totals(run);
+  for (std::size_t c = 0; c < per_class.size(); ++c) {
+    const ClassTotals& k = per_class[c];
+    j.begin_object();
+    j.field("class", static_cast<std::uint64_t>(c));
+    j.field("flows", k.flows);
+    j.field("delivered", k.delivered);
+    j.field("bytes_delivered", k.bytes);
+    j.field("first_start_s", k.first_start);
+    j.field("last_finish_s", k.last_finish);
+    j.field("throughput_gbps", k.throughput_gbps());
+    j.field("mean_completion_s", k.mean_fct());
+    j.field("max_completion_s", k.fct_max);
+    j.end_object();
+  }
+  j.end_array();
   j.key("flow_completion_s");
   summary_object(j, t.fct, true);
   j.key("flow_rate_gbps");
@@ -148,6 +197,12 @@ void print_dynamic_summary_text(const DynamicRun& run, std::ostream& out) {
       << " Gbit/s\n";
   out << "  flow completion min/median/mean/max  " << t.fct.min << " / " << t.fct.median << " / " << t.fct.mean << " / "
       << t.fct.max << " s\n";
+  const std::vector<ClassTotals> per_class = class_totals(run);
+  if (per_class.size() > 1)
+    for (std::size_t c = 0; c < per_class.size(); ++c)
+      out << "  class " << c << " (policy " << run.config.policy << ")  flows " << per_class[c].delivered
+          << ", throughput " << per_class[c].throughput_gbps() << " Gbit/s, completion mean/max "
+          << per_class[c].mean_fct() << " / " << per_class[c].fct_max << " s\n";
   out << "  events / batches                  " << r.events << " / " << r.batches << " ("
       << (r.simulate_seconds > 0 ? static_cast<double>(r.events) / r.simulate_seconds : 0.0) << " events/s)\n";
   out << "  re-solved variables per batch     "

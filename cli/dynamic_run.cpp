@@ -94,6 +94,9 @@ DynamicRun run_dynamic(const Plugins& plugins, const DynamicConfig& config) {
   options.max_path_bytes = static_cast<std::uint64_t>(config.max_path_memory_gib * static_cast<double>(1ULL << 30));
   options.series_bins = config.series_bins;
   options.incremental = !config.full_resolve;
+  std::uint32_t classes = 1;
+  for (std::uint32_t c : run.workload.service_class) classes = std::max(classes, c + 1);
+  options.policy = make_class_policy(config.policy, config.class_values, config.class_priorities, classes);
   options.progress = &progress;
   run.result = DynamicEngine(net, *run.setup.routing).run(run.workload, options);
   run.total_seconds = total.seconds();

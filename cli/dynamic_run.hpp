@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "cli/setup.hpp"
 #include "engine/dynamic_engine.hpp"
@@ -29,7 +30,10 @@ struct DynamicConfig {
   std::uint64_t max_flows = 200'000'000;
   double max_path_memory_gib = 8;
   std::uint32_t series_bins = 200;
-  bool full_resolve = false;  // re-solve every active flow at every batch (to measure the incremental gain)
+  bool full_resolve = false;         // re-solve every active flow at every batch (to measure the incremental gain)
+  std::string policy = "np";         // class policy: np, fp, ba, qos (engine/class_policy.hpp)
+  std::vector<double> class_values;  // ba: shares; qos: caps
+  std::vector<std::uint32_t> class_priorities;  // fp, qos
   bool progress = false;
 };
 

@@ -9,6 +9,7 @@
 #include <span>
 #include <vector>
 
+#include "engine/class_policy.hpp"
 #include "engine/flows.hpp"
 #include "engine/network.hpp"
 #include "engine/paths.hpp"
@@ -27,7 +28,7 @@ struct DynamicWorkload {
   // is delivered (INRFlow's causality-enhanced patterns). `after` may only name flows of the same or an
   // earlier phase.
   std::vector<std::uint32_t> phase;
-  std::vector<std::uint32_t> service_class;  // per flow, optional; reported (all classes share alike for now)
+  std::vector<std::uint32_t> service_class;  // per flow, optional (class 0); how classes share: DynamicOptions::policy
 
   std::size_t size() const { return flows.size(); }
   void add(EndpointId src, EndpointId dst, double size_bytes, double start) {
@@ -41,6 +42,7 @@ struct DynamicOptions {
   std::uint64_t seed = 1;
   std::uint64_t max_path_bytes = 8ULL << 30;
   std::uint32_t series_bins = 200;  // time series resolution over the makespan
+  ClassPolicy policy;               // how service classes share links (default NP)
   bool verify = false;              // re-solve from scratch after every batch and compare (tests)
   bool incremental = true;          // false: every batch re-solves all active flows (for comparison)
   Progress* progress = nullptr;

@@ -13,9 +13,13 @@ constexpr double kRelative = 1e-9;  // saturation and rate-change tolerance, rel
 
 }  // namespace
 
-IncrementalMaxMin::IncrementalMaxMin(std::span<const float> capacity, std::span<const std::uint64_t> var_offsets,
+IncrementalMaxMin::IncrementalMaxMin(std::span<const double> capacity, std::span<const std::uint64_t> var_offsets,
                                      std::span<const LinkId> links, std::span<const double> weight)
-    : capacity_(capacity), var_offsets_(var_offsets), links_(links), weight_(weight) {
+    : capacity_(capacity.begin(), capacity.end()),
+      initial_capacity_(capacity.begin(), capacity.end()),
+      var_offsets_(var_offsets),
+      links_(links),
+      weight_(weight) {
   const std::size_t vars = weight.size(), num_links = capacity.size();
   rate_.assign(vars, 0.0);
   new_rate_.assign(vars, 0.0);
@@ -35,7 +39,19 @@ IncrementalMaxMin::IncrementalMaxMin(std::span<const float> capacity, std::span<
 }
 
 bool IncrementalMaxMin::saturated(LinkId l, double load) const {
-  return load >= static_cast<double>(capacity_[l]) * (1 - kRelative);
+  // Tolerance relative to the larger of the current and the initial capacity: a residual capacity
+  // handed down by a class policy can be a rounding error away from 0.
+  return load >= capacity_[l] - kRelative * std::max(capacity_[l], initial_capacity_[l]);
+}
+
+void IncrementalMaxMin::set_capacity(LinkId l, double capacity) {
+  capacity = std::max(0.0, capacity);
+  if (capacity == capacity_[l]) return;
+  // Rates on the link can change only if it was a bottleneck or is now over-full.
+  const bool was_saturated = saturated(l, load_[l]);
+  capacity_[l] = capacity;
+  const bool affected = was_saturated || saturated(l, load_[l]);
+  if (affected) pending_capacity_.push_back(l);
 }
 
 void IncrementalMaxMin::activate(std::uint32_t var) {
@@ -70,6 +86,7 @@ void IncrementalMaxMin::deactivate(std::uint32_t var) {
     if (next_[e] != kNoIncidence) prev_[next_[e]] = prev_[e];
     pending_links_.push_back(l);
     pending_saturated_.push_back(rate_[var] > 0 && saturated(l, load_[l]));
+    if (track_loads_ && rate_[var] != 0) load_changes_.push_back(l);
     load_[l] -= rate_[var];
     if (load_[l] < 0) load_[l] = 0;
   }
@@ -99,9 +116,11 @@ void IncrementalMaxMin::update() {
     }
   for (std::size_t i = 0; i < pending_links_.size(); ++i)
     if (pending_saturated_[i]) add_link_vars(pending_links_[i]);
+  for (LinkId l : pending_capacity_) add_link_vars(l);
   pending_new_.clear();
   pending_links_.clear();
   pending_saturated_.clear();
+  pending_capacity_.clear();
   if (set_.empty()) return;
 
   // Close S over the links that are saturated now: a change reaches the variables behind a saturated
@@ -149,7 +168,10 @@ void IncrementalMaxMin::update() {
     if (std::abs(d) <= kRelative * std::max(1.0, std::abs(rate_[v])) && !(rate_[v] == 0 && new_rate_[v] > 0)) continue;
     changed_.push_back(v);
     if (std::isfinite(new_rate_[v]))
-      for (std::uint64_t e = var_offsets_[v]; e < var_offsets_[v + 1]; ++e) load_[links_[e]] += d;
+      for (std::uint64_t e = var_offsets_[v]; e < var_offsets_[v + 1]; ++e) {
+        load_[links_[e]] += d;
+        if (track_loads_) load_changes_.push_back(links_[e]);
+      }
     rate_[v] = new_rate_[v];
   }
   stats_.changed_vars += changed_.size();
@@ -162,6 +184,7 @@ void IncrementalMaxMin::solve_all() {
   pending_new_.clear();
   pending_links_.clear();
   pending_saturated_.clear();
+  pending_capacity_.clear();
   for (std::uint32_t v : active_list_) add_to_set(v);
   ++stats_.updates;
   stats_.solved_vars += set_.size();
@@ -170,7 +193,10 @@ void IncrementalMaxMin::solve_all() {
   for (std::uint32_t v : set_) {
     if (new_rate_[v] != rate_[v]) changed_.push_back(v);
     if (std::isfinite(new_rate_[v]))
-      for (std::uint64_t e = var_offsets_[v]; e < var_offsets_[v + 1]; ++e) load_[links_[e]] += new_rate_[v] - rate_[v];
+      for (std::uint64_t e = var_offsets_[v]; e < var_offsets_[v + 1]; ++e) {
+        load_[links_[e]] += new_rate_[v] - rate_[v];
+        if (track_loads_ && new_rate_[v] != rate_[v]) load_changes_.push_back(links_[e]);
+      }
     rate_[v] = new_rate_[v];
   }
 }

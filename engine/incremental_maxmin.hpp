@@ -36,11 +36,19 @@ class IncrementalMaxMin {
  public:
   // capacity: per link (Gbit/s, 0 for a link that is down); var_offsets/links: each variable's links
   // (as in a PathTable); weight: per variable, > 0.
-  IncrementalMaxMin(std::span<const float> capacity, std::span<const std::uint64_t> var_offsets,
+  IncrementalMaxMin(std::span<const double> capacity, std::span<const std::uint64_t> var_offsets,
                     std::span<const LinkId> links, std::span<const double> weight);
 
   void activate(std::uint32_t var);    // takes part from the next update()
   void deactivate(std::uint32_t var);  // rate 0 from now; its links are re-examined at the next update()
+  // A new capacity for a link, taking effect at the next update() (the class policies of
+  // engine/classed_maxmin.hpp hand each priority level what the levels above it left).
+  void set_capacity(LinkId l, double capacity);
+  // With tracking on, every link whose load changes (by update() or deactivate()) is listed in
+  // load_changes() until clear_load_changes(); a link may appear more than once.
+  void track_load_changes(bool on) { track_loads_ = on; }
+  const std::vector<LinkId>& load_changes() const { return load_changes_; }
+  void clear_load_changes() { load_changes_.clear(); }
   // Re-solves; afterwards changed() lists the active variables whose rate changed (each once).
   void update();
   // Re-solves every active variable from scratch (for tests and for comparison).
@@ -58,7 +66,7 @@ class IncrementalMaxMin {
   void add_link_vars(LinkId l);
   void solve_set();  // progressive filling of set_ on residual capacities, into new_rate_
 
-  std::span<const float> capacity_;
+  std::vector<double> capacity_, initial_capacity_;
   std::span<const std::uint64_t> var_offsets_;
   std::span<const LinkId> links_;
   std::span<const double> weight_;
@@ -74,6 +82,9 @@ class IncrementalMaxMin {
   std::vector<std::uint32_t> pending_new_;       // activated since the last update
   std::vector<LinkId> pending_links_;            // links of variables removed since the last update
   std::vector<std::uint8_t> pending_saturated_;  // was that link saturated at removal
+  std::vector<LinkId> pending_capacity_;         // links whose capacity changed where rates may follow
+  bool track_loads_ = false;
+  std::vector<LinkId> load_changes_;
   std::vector<std::uint32_t> set_, changed_;
   std::vector<std::uint32_t> in_set_;    // == stamp_: in S
   std::vector<std::uint32_t> new_mark_;  // == update_mark_: activated since the previous update

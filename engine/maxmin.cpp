@@ -17,7 +17,7 @@ constexpr std::size_t kGrain = 1 << 14;  // work items per parallel task
 }  // namespace
 
 void MaxMinSolver::run(const MaxMinInput& in) {
-  const std::size_t num_links = in.capacity_gbps.size();
+  const std::size_t num_links = in.capacity_exact.empty() ? in.capacity_gbps.size() : in.capacity_exact.size();
   const std::size_t num_vars = in.weight.size();
   if (in.var_offsets.size() != num_vars + 1) throw std::invalid_argument("maxmin: var_offsets size");
   steps_ = refreshes_ = 0;
@@ -80,7 +80,8 @@ void MaxMinSolver::run(const MaxMinInput& in) {
   }
 
   auto capacity = [&](std::size_t l) {
-    return in.link_up.empty() || in.link_up[l] ? static_cast<double>(in.capacity_gbps[l]) : 0.0;
+    if (!in.link_up.empty() && !in.link_up[l]) return 0.0;
+    return in.capacity_exact.empty() ? static_cast<double>(in.capacity_gbps[l]) : in.capacity_exact[l];
   };
   auto share_of = [&](std::size_t l) { return std::max(0.0, capacity(l) - link[l].load) / link[l].weight_sum; };
   RadixHeap<LinkId> heap;

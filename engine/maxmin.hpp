@@ -24,6 +24,7 @@ struct MaxMinInput {
   std::span<const LinkId> links;                   // link ids of all variables, concatenated
   std::span<const double> weight;                  // per variable, > 0
   std::span<const std::uint8_t> link_up = {};      // per link, 0 = down (capacity 0); empty = all up
+  std::span<const double> capacity_exact = {};     // if given, used instead of capacity_gbps (residuals)
   std::atomic<std::uint64_t>* progress = nullptr;  // variables frozen so far (optional)
 };
 

@@ -44,8 +44,14 @@ StaticResult StaticEngine::run(const FlowSet& flows, const StaticOptions& option
     for (std::uint32_t v = paths.first_var(f); v < paths.end_var(f); ++v)
       weight[v] = flows.weight_of(f) * paths.split(v);
   MaxMinSolver solver;
-  solver.run({net_.capacities(), paths.var_offsets(), paths.all_links(), weight, net_.link_states(),
-              options.progress ? options.progress->counter() : nullptr});
+  MaxMinInput input;
+  input.capacity_gbps = net_.capacities();
+  input.var_offsets = paths.var_offsets();
+  input.links = paths.all_links();
+  input.weight = weight;
+  input.link_up = net_.link_states();
+  input.progress = options.progress ? options.progress->counter() : nullptr;
+  solver.run(input);
   m.solve_seconds = clock.seconds();
   m.solver_steps = solver.bottleneck_steps();
   m.solver_refreshes = solver.heap_refreshes();

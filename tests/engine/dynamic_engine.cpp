@@ -20,10 +20,12 @@ namespace {
 
 std::string fixture(const std::string& name) { return std::string(INTERFLOW_SOURCE_DIR) + "/tests/fixtures/" + name; }
 
-DynamicResult run(const Topology& topology, const std::string& routing, const DynamicWorkload& w, bool verify = true) {
+DynamicResult run(const Topology& topology, const std::string& routing, const DynamicWorkload& w, bool verify = true,
+                  const ClassPolicy& policy = {}) {
   auto r = test::build_routing(routing, topology);
   DynamicOptions o;
   o.verify = verify;
+  o.policy = policy;
   DynamicResult result = DynamicEngine(topology.network(), *r).run(w, o);
   CHECK(result.max_verify_error < 1e-9);
   return result;
@@ -88,6 +90,67 @@ TEST_CASE("dynamic: a parking lot shares every hop half and half") {
   w.add(2, 3, kMB, 0);
   const DynamicResult r = run(*t, "bfs", w);
   for (FlowId f = 0; f < 4; ++f) CHECK(r.transfer_end_s[f] == doctest::Approx(2 * 8e6 / 1e9).epsilon(1e-12));
+}
+
+// INRFlow Fig. 1 (seed 003 §3.1) on the dumbbell cable C: three App flows (class 0) and one I/O flow
+// (class 1), 1 MB each, all from time 0. With S = 8 Mbit:
+//   NP: four flows at C/4, all done at 4S/C;
+//   BA 50/50: App flows C/6 each, I/O C/2 until 2S/C; then the App flows alone at C/3, done at 4S/C;
+//   FP: App flows C/3 each, done at 3S/C, I/O waits and then takes all of C, done at 4S/C.
+TEST_CASE("dynamic: the class policies NP BA and FP reproduce INRFlow Fig. 1") {
+  auto t = test::build_topology("graph:file=" + fixture("dumbbell.ifg"));
+  DynamicWorkload w;
+  for (EndpointId s : {0, 1, 0}) w.add(s, 2, kMB, 0);
+  w.add(1, 3, kMB, 0);
+  w.service_class = {0, 0, 0, 1};
+  const double unit = 8e6 / 10e9;  // S / C
+  const DynamicResult np = run(*t, "bfs", w, true, make_class_policy("np", {}, {}, 2));
+  for (FlowId f = 0; f < 4; ++f) CHECK(np.transfer_end_s[f] == doctest::Approx(4 * unit).epsilon(1e-9));
+  const DynamicResult ba = run(*t, "bfs", w, true, make_class_policy("ba", {0.5, 0.5}, {}, 2));
+  CHECK(ba.transfer_end_s[3] == doctest::Approx(2 * unit).epsilon(1e-9));
+  for (FlowId f = 0; f < 3; ++f) CHECK(ba.transfer_end_s[f] == doctest::Approx(4 * unit).epsilon(1e-9));
+  const DynamicResult fp = run(*t, "bfs", w, true, make_class_policy("fp", {}, {}, 2));
+  for (FlowId f = 0; f < 3; ++f) CHECK(fp.transfer_end_s[f] == doctest::Approx(3 * unit).epsilon(1e-9));
+  CHECK(fp.transfer_end_s[3] == doctest::Approx(4 * unit).epsilon(1e-9));
+  // Priorities can be given in any order: the I/O class first.
+  const DynamicResult io_first = run(*t, "bfs", w, true, make_class_policy("fp", {}, {1, 0}, 2));
+  CHECK(io_first.transfer_end_s[3] == doctest::Approx(unit).epsilon(1e-9));
+  for (FlowId f = 0; f < 3; ++f) CHECK(io_first.transfer_end_s[f] == doctest::Approx(4 * unit).epsilon(1e-9));
+}
+
+// Seed 001 §II: a high-priority class with a bandwidth cap. Two flows of class 0 (priority 0, cap 25 %)
+// and one of class 1 (priority 1, no cap) on the cable: class 0 gets its cap, C/8 per flow, class 1 the
+// remaining 3C/4 and is done at 4S/3C; class 0 has then sent S/6 per flow and, alone on the link, takes
+// it all (above its cap, nobody else wants it): C/2 per flow, done at 4S/3C + (5S/6)/(C/2) = 3S/C.
+// Under FP the same class 0 would finish at 2S/C.
+TEST_CASE("dynamic: a capped priority class keeps its cap while others want the link and all of it otherwise") {
+  auto t = test::build_topology("graph:file=" + fixture("dumbbell.ifg"));
+  DynamicWorkload w;
+  w.add(0, 2, kMB, 0);
+  w.add(1, 2, kMB, 0);
+  w.add(0, 3, kMB, 0);
+  w.service_class = {0, 0, 1};
+  const double unit = 8e6 / 10e9;
+  const DynamicResult q = run(*t, "bfs", w, true, make_class_policy("qos", {0.25, 1.0}, {0, 1}, 2));
+  CHECK(q.transfer_end_s[2] == doctest::Approx(4 * unit / 3).epsilon(1e-9));
+  CHECK(q.transfer_end_s[0] == doctest::Approx(3 * unit).epsilon(1e-9));
+  CHECK(q.transfer_end_s[1] == doctest::Approx(3 * unit).epsilon(1e-9));
+  const DynamicResult fp = run(*t, "bfs", w, true, make_class_policy("fp", {}, {}, 2));
+  CHECK(fp.transfer_end_s[0] == doctest::Approx(2 * unit).epsilon(1e-9));
+  // A flow of a class the policy does not define is refused.
+  w.service_class = {0, 0, 2};
+  CHECK_THROWS_AS(run(*t, "bfs", w, true, make_class_policy("fp", {}, {}, 2)), InputError);
+}
+
+TEST_CASE("dynamic: class policy specifications are checked") {
+  CHECK_THROWS_AS(make_class_policy("ba", {0.6, 0.6}, {}, 2), InputError);
+  CHECK_THROWS_AS(make_class_policy("ba", {0.5}, {}, 2), InputError);
+  CHECK_THROWS_AS(make_class_policy("qos", {0.5, 1.0}, {0}, 2), InputError);
+  CHECK_THROWS_AS(make_class_policy("qos", {0.0, 1.0}, {0, 1}, 2), InputError);
+  CHECK_THROWS_AS(make_class_policy("np", {0.5}, {}, 1), InputError);
+  CHECK_THROWS_AS(make_class_policy("wfq", {}, {}, 1), InputError);
+  CHECK(make_class_policy("fp", {}, {}, 3).classes.size() == 3);
+  CHECK(make_class_policy("np", {}, {}, 3).plain());
 }
 
 TEST_CASE("dynamic: a flow waits for the delivery of the flows listed after it") {
@@ -190,6 +253,30 @@ TEST_CASE("dynamic: incremental re-solves equal solves from scratch on random ar
       CHECK(r.max_verify_error < 1e-9);
       for (FlowId f = 0; f < w.size(); ++f) REQUIRE(r.state[f] != FlowState::Blocked);
     }
+  }
+}
+
+TEST_CASE("dynamic: under every class policy incremental re-solves equal the policy solved from scratch") {
+  auto t = test::build_topology("fattree:k=4,n=3");
+  const Network& net = t->network();
+  DynamicWorkload w;
+  Rng rng(5);
+  for (int i = 0; i < 400; ++i) {
+    const auto s = static_cast<EndpointId>(rng.below(net.num_endpoints()));
+    const auto d = static_cast<EndpointId>(rng.below(net.num_endpoints()));
+    w.add(s, d, (0.1 + rng.uniform()) * kMB, rng.uniform() * 1e-3);
+    w.service_class.push_back(static_cast<std::uint32_t>(rng.below(3)));
+  }
+  for (const ClassPolicy& policy : {make_class_policy("fp", {}, {}, 3), make_class_policy("ba", {0.5, 0.3, 0.2}, {}, 3),
+                                    make_class_policy("qos", {0.3, 1.0, 0.5}, {0, 1, 1}, 3)}) {
+    CAPTURE(policy.name);
+    auto r = test::build_routing("ecmp", *t);
+    DynamicOptions o;
+    o.verify = true;
+    o.policy = policy;
+    const DynamicResult result = DynamicEngine(net, *r).run(w, o);
+    CHECK(result.max_verify_error < 1e-6);
+    for (FlowId f = 0; f < w.size(); ++f) REQUIRE(result.state[f] != FlowState::Blocked);
   }
 }
 

@@ -1,5 +1,6 @@
 // The incremental max-min solver against a solve from scratch (engine/maxmin.hpp) after every batch of
-// random activations and deactivations, on random small problems with random weights.
+// random activations, deactivations and capacity changes, on random small problems with random weights;
+// the class policies (engine/classed_maxmin.hpp) against the same policy solved level by level from scratch.
 #include "engine/incremental_maxmin.hpp"
 
 #include <doctest/doctest.h>
@@ -7,24 +8,27 @@
 #include <cmath>
 #include <vector>
 
+#include "engine/classed_maxmin.hpp"
 #include "engine/maxmin.hpp"
 #include "engine/random.hpp"
 
 using namespace interflow;
 
-TEST_CASE("incremental max-min: every update equals a solve from scratch on random event sequences") {
-  for (std::uint64_t seed = 1; seed <= 400; ++seed) {
-    CAPTURE(seed);
-    Rng rng(seed);
-    const std::uint32_t num_links = 3 + static_cast<std::uint32_t>(seed % 10);
-    const std::uint32_t vars = 5 + static_cast<std::uint32_t>(seed % 30);
-    std::vector<float> capacity(num_links);
-    for (auto& c : capacity) c = static_cast<float>(1 + rng.below(5));
-    std::vector<std::uint64_t> offsets{0};
-    std::vector<LinkId> links;
-    std::vector<double> weight(vars);
+namespace {
+
+// Variables of one to three distinct links each, random weights and classes 0..2, capacities 1..5.
+struct RandomProblem {
+  std::vector<double> capacity;
+  std::vector<std::uint64_t> offsets{0};
+  std::vector<LinkId> links;
+  std::vector<double> weight;
+  std::vector<std::uint32_t> var_class;
+
+  RandomProblem(Rng& rng, std::uint32_t num_links, std::uint32_t vars) : capacity(num_links) {
+    for (auto& c : capacity) c = static_cast<double>(1 + rng.below(5));
     for (std::uint32_t v = 0; v < vars; ++v) {
-      weight[v] = 0.5 + 2 * rng.uniform();
+      weight.push_back(0.5 + 2 * rng.uniform());
+      var_class.push_back(static_cast<std::uint32_t>(rng.below(3)));
       const std::uint64_t first = links.size();
       for (std::uint64_t k = 1 + rng.below(3); k > 0; --k) {
         const auto l = static_cast<LinkId>(rng.below(num_links));
@@ -34,36 +38,100 @@ TEST_CASE("incremental max-min: every update equals a solve from scratch on rand
       }
       offsets.push_back(links.size());
     }
-    IncrementalMaxMin solver(capacity, offsets, links, weight);
-    std::vector<bool> on(vars, false);
+  }
+};
+
+// Toggles one to three random variables.
+template <class Solver>
+void toggle_some(Rng& rng, Solver& solver, std::vector<std::uint8_t>& on) {
+  for (std::uint64_t c = 1 + rng.below(3); c > 0; --c) {
+    const auto v = static_cast<std::uint32_t>(rng.below(on.size()));
+    if (on[v])
+      solver.deactivate(v);
+    else
+      solver.activate(v);
+    on[v] = !on[v];
+  }
+}
+
+}  // namespace
+
+TEST_CASE(
+    "incremental max-min: every update equals a solve from scratch on random event sequences and capacity changes") {
+  for (std::uint64_t seed = 1; seed <= 400; ++seed) {
+    CAPTURE(seed);
+    Rng rng(seed);
+    const auto num_links = 3 + static_cast<std::uint32_t>(seed % 10);
+    RandomProblem p(rng, num_links, 5 + static_cast<std::uint32_t>(seed % 30));
+    IncrementalMaxMin solver(p.capacity, p.offsets, p.links, p.weight);
+    std::vector<std::uint8_t> on(p.weight.size(), 0);
     for (int step = 0; step < 30; ++step) {
-      for (std::uint64_t c = 1 + rng.below(3); c > 0; --c) {
-        const auto v = static_cast<std::uint32_t>(rng.below(vars));
-        if (on[v])
-          solver.deactivate(v);
-        else
-          solver.activate(v);
-        on[v] = !on[v];
+      if (seed % 2 == 0 && rng.below(3) == 0) {  // half the problems also see capacities change
+        const auto l = static_cast<LinkId>(rng.below(num_links));
+        p.capacity[l] = static_cast<double>(rng.below(6));
+        solver.set_capacity(l, p.capacity[l]);
       }
+      toggle_some(rng, solver, on);
       solver.update();
       std::vector<std::uint64_t> o{0};
       std::vector<LinkId> l;
       std::vector<double> w;
       std::vector<std::uint32_t> ids;
-      for (std::uint32_t v = 0; v < vars; ++v)
+      for (std::uint32_t v = 0; v < on.size(); ++v)
         if (on[v]) {
-          for (std::uint64_t e = offsets[v]; e < offsets[v + 1]; ++e) l.push_back(links[e]);
+          for (std::uint64_t e = p.offsets[v]; e < p.offsets[v + 1]; ++e) l.push_back(p.links[e]);
           o.push_back(l.size());
-          w.push_back(weight[v]);
+          w.push_back(p.weight[v]);
           ids.push_back(v);
         }
+      MaxMinInput input;
+      input.capacity_exact = p.capacity;
+      input.var_offsets = o;
+      input.links = l;
+      input.weight = w;
       MaxMinSolver full;
-      full.run({capacity, o, l, w});
+      full.run(input);
       for (std::size_t i = 0; i < ids.size(); ++i)
         REQUIRE(solver.rate(ids[i]) == doctest::Approx(full.rates()[i]).epsilon(1e-9));
-      for (std::uint32_t v = 0; v < vars; ++v)
+      for (std::uint32_t v = 0; v < on.size(); ++v)
         if (!on[v]) REQUIRE(solver.rate(v) == 0);
-      for (LinkId k = 0; k < num_links; ++k) REQUIRE(solver.load(k) <= capacity[k] * (1 + 1e-9));
+      for (LinkId k = 0; k < num_links; ++k) REQUIRE(solver.load(k) <= p.capacity[k] * (1 + 1e-9) + 1e-12);
+    }
+  }
+}
+
+TEST_CASE("classed max-min: every update equals the policy solved from scratch level by level") {
+  const ClassPolicy policies[] = {
+      make_class_policy("np", {}, {}, 3),
+      make_class_policy("fp", {}, {}, 3),
+      make_class_policy("fp", {}, {1, 0, 1}, 3),
+      make_class_policy("ba", {0.5, 0.3, 0.2}, {}, 3),
+      make_class_policy("ba", {0.25, 0.25, 0.25}, {}, 3),
+      make_class_policy("qos", {0.3, 1.0, 0.6}, {0, 1, 1}, 3),
+      make_class_policy("qos", {0.1, 0.9, 0.5}, {0, 1, 2}, 3),
+  };
+  for (std::uint64_t seed = 1; seed <= 140; ++seed) {
+    const ClassPolicy& policy = policies[seed % std::size(policies)];
+    CAPTURE(seed);
+    CAPTURE(policy.name);
+    Rng rng(seed * 7919);
+    const auto num_links = 3 + static_cast<std::uint32_t>(seed % 8);
+    const RandomProblem p(rng, num_links, 6 + static_cast<std::uint32_t>(seed % 25));
+    ClassedMaxMin solver(policy, p.capacity, p.offsets, p.links, p.weight, p.var_class);
+    std::vector<std::uint8_t> on(p.weight.size(), 0);
+    for (int step = 0; step < 25; ++step) {
+      toggle_some(rng, solver, on);
+      solver.update();
+      const std::vector<double> full =
+          solve_classes_from_scratch(policy, p.capacity, p.offsets, p.links, p.weight, p.var_class, on);
+      std::vector<double> load(num_links, 0.0);
+      CAPTURE(step);
+      for (std::uint32_t v = 0; v < on.size(); ++v) {
+        CAPTURE(v);
+        REQUIRE(solver.rate(v) == doctest::Approx(full[v]).epsilon(1e-6));
+        for (std::uint64_t e = p.offsets[v]; e < p.offsets[v + 1]; ++e) load[p.links[e]] += solver.rate(v);
+      }
+      for (LinkId k = 0; k < num_links; ++k) REQUIRE(load[k] <= p.capacity[k] * (1 + 1e-9));
     }
   }
 }

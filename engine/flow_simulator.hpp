@@ -1,0 +1,92 @@
+#pragma once
+// The part of the dynamic engine that every workload driver shares: routed flows with sizes are started
+// one by one, bandwidth is re-shared (engine/classed_maxmin.hpp) once per batch of events at the same
+// instant, and transfers end when their bits are sent. It keeps the per-flow times, the per-link bytes
+// and busy time, and the time series in a DynamicResult. What starts a flow is the driver's business:
+// start times and dependencies (DynamicEngine), task programs (TaskEngine).
+//
+// A driver's loop:  t = min(next_end(), its own next event); advance_to(t); end_due() and react to the
+// ended flows; start flows (start()); resolve(); repeat until nothing is left; then close().
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <queue>
+#include <span>
+#include <vector>
+
+#include "engine/classed_maxmin.hpp"
+#include "engine/dynamic_engine.hpp"
+#include "engine/network.hpp"
+#include "engine/system.hpp"
+
+namespace interflow {
+
+class FlowSimulator {
+ public:
+  static constexpr double kNever = std::numeric_limits<double>::infinity();
+
+  // r.paths must hold the flows' paths; r's per-flow and per-link vectors are (re)initialised here.
+  // service_class may be empty (every flow in class 0).
+  FlowSimulator(const Network& net, DynamicResult& r, const FlowSet& flows, std::span<const double> bytes,
+                std::span<const std::uint32_t> service_class, const DynamicOptions& options);
+
+  // Starts flow f at the current time. Returns false if it needs no transfer (source = destination, no
+  // route, 0 bytes): its state and times are then final (delivered after its latency, or at once).
+  bool start(FlowId f);
+  // The earliest time a transfer can end (+inf if none is under way).
+  double next_end();
+  // Moves the clock (never backwards) and returns the end of the current batch: events up to it are
+  // handled together.
+  double advance_to(double t);
+  // Ends the transfers due by `horizon`, appending their flows to `ended` (times and state are set).
+  void end_due(double horizon, std::vector<FlowId>& ended);
+  // Re-shares bandwidth after a batch of starts and ends and schedules the next transfer ends.
+  void resolve();
+  // Closes the books at the end of the run: per-link bytes and busy time, makespan, time series, stats.
+  void close();
+
+  double now() const { return now_; }
+  bool busy() const { return active_flows_ > 0; }
+
+ private:
+  enum class Phase : std::uint8_t { Waiting, Active, Done };
+  struct Timed {
+    double time;
+    FlowId flow;
+    std::uint32_t version;
+    bool operator>(const Timed& o) const { return time != o.time ? time > o.time : flow > o.flow; }
+  };
+  struct Segment {
+    double time, gbps;
+    std::uint32_t active;
+  };
+
+  void settle_var(std::uint32_t v);  // bits carried by v up to now
+  void verify();                     // compares the rates with the policy solved from scratch
+
+  const Network& net_;
+  DynamicResult& r_;
+  const PathTable& paths_;
+  const FlowSet& flows_;
+  std::span<const double> bytes_;
+  const DynamicOptions& options_;
+  std::vector<double> capacity_, weight_;
+  std::vector<FlowId> var_flow_;
+  std::vector<std::uint32_t> var_class_;
+  std::unique_ptr<ClassedMaxMin> solver_;
+
+  std::vector<Phase> phase_;
+  std::vector<double> remaining_bits_, flow_rate_, flow_last_;
+  std::vector<std::uint32_t> version_, flow_mark_;
+  std::vector<double> var_rate_, var_last_, var_bits_;
+  std::vector<std::uint32_t> link_active_;
+  std::vector<double> busy_since_;
+  std::priority_queue<Timed, std::vector<Timed>, std::greater<>> completion_;
+  std::vector<Segment> segments_;
+  std::vector<FlowId> touched_;
+  Stopwatch solve_clock_;
+  double total_gbps_ = 0, now_ = 0;
+  std::uint32_t active_flows_ = 0, stamp_ = 0;
+};
+
+}  // namespace interflow
