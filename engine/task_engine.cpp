@@ -1,0 +1,387 @@
+#include "engine/task_engine.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <queue>
+
+#include "engine/error.hpp"
+#include "engine/flow_simulator.hpp"
+#include "engine/system.hpp"
+
+namespace interflow {
+
+namespace {
+
+enum class TaskState : std::uint8_t { NotArrived, Running, Computing, InSend, InRecv, InWait, AtLimit, Done };
+
+// Per message flags.
+constexpr std::uint8_t kNonBlocking = 1;  // sent by isend: the sender's wait() counts it
+constexpr std::uint8_t kDelivered = 2;
+constexpr std::uint8_t kPosted = 4;     // an irecv for it is outstanding
+constexpr std::uint8_t kAwaited = 8;    // a blocking recv waits for it
+constexpr std::uint8_t kReceived = 16;  // matched by a receive
+
+struct Event {
+  double time;
+  std::uint32_t id;  // a task (wake-up) or a message (delivery)
+  bool delivery;
+  bool operator>(const Event& o) const {
+    if (time != o.time) return time > o.time;
+    if (delivery != o.delivery) return !delivery;  // deliveries first
+    return id > o.id;
+  }
+};
+
+bool is_send(OpKind k) { return k == OpKind::Send || k == OpKind::Isend; }
+bool is_recv(OpKind k) { return k == OpKind::Recv || k == OpKind::Irecv; }
+
+// A message end for matching: (sender task, receiver task, tag, bytes) then order of appearance.
+struct MatchKey {
+  std::uint64_t pair;
+  double bytes;
+  std::uint32_t tag;
+  std::uint32_t id;  // message (sends) or operation (receives), increasing in program order
+  bool operator<(const MatchKey& o) const {
+    if (pair != o.pair) return pair < o.pair;
+    if (tag != o.tag) return tag < o.tag;
+    if (bytes != o.bytes) return bytes < o.bytes;
+    return id < o.id;
+  }
+  bool same_channel(const MatchKey& o) const { return pair == o.pair && tag == o.tag && bytes == o.bytes; }
+};
+
+std::string describe(const Program& p, std::uint64_t op) {
+  const auto bytes = [&] { return std::to_string(static_cast<std::uint64_t>(p.value[op])); };
+  switch (p.kind[op]) {
+    case OpKind::Send:
+      return "send to task " + std::to_string(p.peer[op]) + " (tag " + std::to_string(p.tag[op]) + ", " + bytes() +
+             " bytes)";
+    case OpKind::Isend:
+      return "isend to task " + std::to_string(p.peer[op]);
+    case OpKind::Recv:
+      return "recv from task " + std::to_string(p.peer[op]) + " (tag " + std::to_string(p.tag[op]) + ", " + bytes() +
+             " bytes)";
+    case OpKind::Irecv:
+      return "irecv from task " + std::to_string(p.peer[op]);
+    case OpKind::Wait:
+      return "wait";
+    case OpKind::Compute:
+      return "compute";
+    case OpKind::Delay:
+      return "delay";
+  }
+  return "?";
+}
+
+}  // namespace
+
+TaskResult TaskEngine::run(const std::vector<Application>& apps, const TaskOptions& o) const {
+  if (!(o.cpu_scale >= 0) || !std::isfinite(o.cpu_scale))
+    throw InputError("CPU scale factor " + std::to_string(o.cpu_scale) + ": expected a finite number >= 0");
+  TaskResult res;
+  const std::size_t num_apps = apps.size();
+  std::vector<std::uint64_t> op_base(num_apps + 1, 0);
+  res.task_offset.assign(num_apps + 1, 0);
+  for (std::size_t a = 0; a < num_apps; ++a) {
+    const Application& app = apps[a];
+    const std::string what = "application " + std::to_string(a) + (app.name.empty() ? "" : " (" + app.name + ")");
+    if (app.program.offsets.size() != app.program.tasks + std::size_t{1})
+      throw InputError(what + ": its program is not built");
+    if (app.placement.size() != app.program.tasks)
+      throw InputError(what + ": " + std::to_string(app.program.tasks) + " tasks but " +
+                       std::to_string(app.placement.size()) + " placed");
+    for (EndpointId e : app.placement)
+      if (e >= net_.num_endpoints())
+        throw InputError(what + ": a task is placed on endpoint " + std::to_string(e) + ", beyond the network's " +
+                         std::to_string(net_.num_endpoints()));
+    if (!(app.arrival_s >= 0) || !std::isfinite(app.arrival_s))
+      throw InputError(what + ": arrival time must be finite and >= 0");
+    op_base[a + 1] = op_base[a] + app.program.size();
+    res.task_offset[a + 1] = res.task_offset[a] + app.program.tasks;
+  }
+  const std::uint64_t total_ops = op_base[num_apps];
+  const std::uint32_t total_tasks = res.task_offset[num_apps];
+
+  // Messages: one flow per send, in application, task and program order.
+  std::vector<std::uint32_t> op_message(total_ops, kNone);  // send: its message; receive: the matched one
+  std::vector<std::uint32_t> message_sender, message_receiver;
+  std::vector<MatchKey> sends, recvs;
+  DynamicWorkload& m = res.messages;
+  for (std::size_t a = 0; a < num_apps; ++a) {
+    const Program& p = apps[a].program;
+    const std::uint32_t base_task = res.task_offset[a];
+    for (std::uint32_t t = 0; t < p.tasks; ++t)
+      for (std::uint64_t i = p.offsets[t]; i < p.offsets[t + 1]; ++i) {
+        const std::uint64_t g = op_base[a] + i;
+        if (is_send(p.kind[i])) {
+          if (m.size() >= std::numeric_limits<std::uint32_t>::max() - 1)
+            throw InputError("applications: more than 2^32 messages");
+          const auto id = static_cast<std::uint32_t>(m.size());
+          op_message[g] = id;
+          m.add(apps[a].placement[t], apps[a].placement[p.peer[i]], p.value[i], 0.0);
+          m.service_class.push_back(p.klass[i] == kAppClass ? apps[a].service_class : p.klass[i]);
+          res.message_app.push_back(static_cast<std::uint32_t>(a));
+          message_sender.push_back(base_task + t);
+          message_receiver.push_back(base_task + p.peer[i]);
+          sends.push_back({(std::uint64_t{base_task + t} << 32) | (base_task + p.peer[i]), p.value[i], p.tag[i], id});
+        } else if (is_recv(p.kind[i])) {
+          if (g >= std::numeric_limits<std::uint32_t>::max())
+            throw InputError("applications: more than 2^32 operations");
+          recvs.push_back({(std::uint64_t{base_task + p.peer[i]} << 32) | (base_task + t), p.value[i], p.tag[i],
+                           static_cast<std::uint32_t>(g)});
+        }
+      }
+  }
+  // The k-th receive of a channel matches the channel's k-th send (MPI's non-overtaking order).
+  std::sort(sends.begin(), sends.end());
+  std::sort(recvs.begin(), recvs.end());
+  for (std::size_t i = 0, j = 0; j < recvs.size(); ++j) {
+    while (i < sends.size() && sends[i] < recvs[j] && !sends[i].same_channel(recvs[j])) ++i;
+    // sends[i] is the first send of a channel >= the receive's channel; skip those already matched.
+    if (i < sends.size() && sends[i].same_channel(recvs[j])) op_message[recvs[j].id] = sends[i++].id;
+  }
+  sends = {};
+  recvs = {};
+
+  // Route every message, then run.
+  const std::size_t n = m.size();
+  RouteContext ctx;
+  ctx.seed = o.dynamic.seed;
+  ctx.max_path_bytes = o.dynamic.max_path_bytes;
+  ctx.progress = o.dynamic.progress ? o.dynamic.progress->counter() : nullptr;
+  if (o.dynamic.progress) o.dynamic.progress->phase("routing messages", n);
+  Stopwatch clock;
+  DynamicResult& r = res.flows;
+  r.paths = routing_.route_all(net_, m.flows, ctx);
+  r.route_seconds = clock.seconds();
+  clock.reset();
+  FlowSimulator sim(net_, r, m.flows, m.bytes, m.service_class, o.dynamic);
+
+  std::vector<std::uint8_t> flags(n, 0);
+  std::vector<TaskState> state(total_tasks, TaskState::NotArrived);
+  std::vector<std::uint64_t> pc(total_tasks), end_op(total_tasks);
+  std::vector<std::uint32_t> task_app(total_tasks), outstanding(total_tasks, 0), in_flight(total_tasks, 0);
+  std::vector<std::uint32_t> waiting_for(total_tasks, kNone);
+  res.task_finish_s.assign(total_tasks, std::numeric_limits<double>::quiet_NaN());
+  res.task_compute_s.assign(total_tasks, 0.0);
+  std::priority_queue<Event, std::vector<Event>, std::greater<>> events;
+  for (std::size_t a = 0; a < num_apps; ++a)
+    for (std::uint32_t t = 0; t < apps[a].program.tasks; ++t) {
+      const std::uint32_t g = res.task_offset[a] + t;
+      task_app[g] = static_cast<std::uint32_t>(a);
+      pc[g] = op_base[a] + apps[a].program.offsets[t];
+      end_op[g] = op_base[a] + apps[a].program.offsets[t + 1];
+      events.push({apps[a].arrival_s, g, false});
+    }
+
+  std::vector<std::uint32_t> ready;
+  const auto wake = [&](std::uint32_t task) {
+    state[task] = TaskState::Running;
+    ready.push_back(task);
+  };
+  const auto transfer_ended = [&](std::uint32_t msg) {  // the last bit has left the sender
+    const std::uint32_t s = message_sender[msg];
+    --in_flight[s];
+    if (flags[msg] & kNonBlocking) --outstanding[s];
+    if ((state[s] == TaskState::InSend && waiting_for[s] == msg) || state[s] == TaskState::AtLimit ||
+        (state[s] == TaskState::InWait && outstanding[s] == 0))
+      wake(s);
+    events.push({r.finish_s[msg], msg, true});
+  };
+  const auto delivered = [&](std::uint32_t msg) {
+    flags[msg] |= kDelivered;
+    const std::uint32_t d = message_receiver[msg];
+    if (flags[msg] & kPosted) {
+      --outstanding[d];
+      if (state[d] == TaskState::InWait && outstanding[d] == 0) wake(d);
+    }
+    if ((flags[msg] & kAwaited) && state[d] == TaskState::InRecv) wake(d);
+  };
+  // Runs a task from its current operation until it blocks or ends.
+  const auto advance = [&](std::uint32_t task) {
+    const Application& app = apps[task_app[task]];
+    const Program& p = app.program;
+    const std::uint64_t base = op_base[task_app[task]];
+    while (pc[task] < end_op[task]) {
+      const std::uint64_t g = pc[task], i = g - base;
+      switch (p.kind[i]) {
+        case OpKind::Compute:
+        case OpKind::Delay: {
+          const double d = p.kind[i] == OpKind::Compute ? p.value[i] * o.cpu_scale : p.value[i];
+          ++pc[task];
+          if (p.kind[i] == OpKind::Compute) res.task_compute_s[task] += d;
+          if (d > 0) {
+            state[task] = TaskState::Computing;
+            events.push({sim.now() + d, task, false});
+            return;
+          }
+          break;
+        }
+        case OpKind::Send:
+        case OpKind::Isend: {
+          if (o.max_in_flight > 0 && in_flight[task] >= o.max_in_flight) {
+            state[task] = TaskState::AtLimit;
+            return;
+          }
+          const std::uint32_t msg = op_message[g];
+          ++pc[task];
+          ++in_flight[task];
+          const bool blocking = p.kind[i] == OpKind::Send;
+          if (!blocking) {
+            flags[msg] |= kNonBlocking;
+            ++outstanding[task];
+          }
+          if (!sim.start(msg)) transfer_ended(msg);
+          if (blocking && std::isnan(r.transfer_end_s[msg])) {
+            state[task] = TaskState::InSend;
+            waiting_for[task] = msg;
+            return;
+          }
+          break;
+        }
+        case OpKind::Recv:
+        case OpKind::Irecv: {
+          const std::uint32_t msg = op_message[g];
+          if (msg == kNone) {  // never sent: waits forever (reported at the end)
+            state[task] = TaskState::InRecv;
+            waiting_for[task] = kNone;
+            return;
+          }
+          ++pc[task];
+          flags[msg] |= kReceived;
+          if (flags[msg] & kDelivered) break;  // a pending notification: already here
+          if (p.kind[i] == OpKind::Irecv) {
+            flags[msg] |= kPosted;
+            ++outstanding[task];
+            break;
+          }
+          flags[msg] |= kAwaited;
+          state[task] = TaskState::InRecv;
+          waiting_for[task] = msg;
+          return;
+        }
+        case OpKind::Wait:
+          if (outstanding[task] > 0) {
+            state[task] = TaskState::InWait;
+            return;
+          }
+          ++pc[task];
+          break;
+      }
+    }
+    if (outstanding[task] > 0) {  // a program ending with operations outstanding waits for them
+      state[task] = TaskState::InWait;
+      return;
+    }
+    state[task] = TaskState::Done;
+    res.task_finish_s[task] = sim.now();
+  };
+
+  if (o.dynamic.progress) o.dynamic.progress->phase("simulating: messages started and finished", 2 * n);
+  std::vector<FlowId> ended;
+  for (;;) {
+    const double next = std::min(sim.next_end(), events.empty() ? FlowSimulator::kNever : events.top().time);
+    if (next == FlowSimulator::kNever) break;
+    const double horizon = sim.advance_to(next);
+    ended.clear();
+    sim.end_due(horizon, ended);
+    std::uint64_t batch = ended.size();
+    for (FlowId f : ended) transfer_ended(f);
+    // Deliveries and wake-ups due now, and the tasks they release, until nothing more happens now.
+    for (;;) {
+      while (!events.empty() && events.top().time <= horizon) {
+        const Event e = events.top();
+        events.pop();
+        ++batch;
+        if (e.delivery)
+          delivered(e.id);
+        else
+          wake(e.id);
+      }
+      if (ready.empty()) break;
+      while (!ready.empty()) {
+        const std::uint32_t task = ready.back();
+        ready.pop_back();
+        if (state[task] == TaskState::Running) advance(task);
+      }
+    }
+    r.events += batch;
+    if (o.dynamic.progress) o.dynamic.progress->counter()->fetch_add(ended.size(), std::memory_order_relaxed);
+    sim.resolve();
+  }
+  r.simulate_seconds = clock.seconds();
+  sim.close();
+
+  // Tasks that never finished: who waits for what.
+  for (std::uint32_t task = 0; task < total_tasks; ++task) {
+    if (state[task] == TaskState::Done) continue;
+    const std::uint32_t a = task_app[task];
+    const Program& p = apps[a].program;
+    const std::uint32_t t = task - res.task_offset[a];
+    const std::uint64_t at = pc[task] - op_base[a];  // the next operation (the program's size at its end)
+    // A blocking send or a matched receive has already stepped past its operation.
+    const bool stepped =
+        state[task] == TaskState::InSend || (state[task] == TaskState::InRecv && waiting_for[task] != kNone);
+    BlockedTask b{a, t, (stepped ? at - 1 : at) - p.offsets[t], ""};
+    switch (state[task]) {
+      case TaskState::InRecv:
+        if (!stepped)
+          b.reason = "waits in " + describe(p, at) + ": a message its sender's program never sends";
+        else if (std::isnan(r.start_s[waiting_for[task]]))
+          b.reason = "waits in " + describe(p, at - 1) + ": task " + std::to_string(p.peer[at - 1]) +
+                     " has not reached the matching send";
+        else
+          b.reason = "waits in " + describe(p, at - 1) + ": the message was sent but cannot be delivered";
+        break;
+      case TaskState::InWait:
+        b.reason = "waits for " + std::to_string(outstanding[task]) + " outstanding isend/irecv operation(s)" +
+                   (at == p.offsets[t + 1] ? " at the end of its program" : "");
+        break;
+      case TaskState::InSend:
+        b.reason = "waits in " + describe(p, at - 1) + ": the message cannot be transferred";
+        break;
+      default:
+        b.reason = "never ran to its end";
+    }
+    res.blocked.push_back(std::move(b));
+  }
+  for (std::size_t msg = 0; msg < n; ++msg)
+    if ((flags[msg] & kDelivered) && !(flags[msg] & kReceived)) ++res.unreceived_messages;
+
+  // Per application.
+  res.apps.resize(num_apps);
+  for (std::size_t a = 0; a < num_apps; ++a) {
+    AppResult& ar = res.apps[a];
+    ar.start_s = apps[a].arrival_s;
+    ar.complete = true;
+    ar.end_s = ar.start_s;
+    for (std::uint32_t g = res.task_offset[a]; g < res.task_offset[a + 1]; ++g) {
+      ar.compute_s += res.task_compute_s[g];
+      if (std::isnan(res.task_finish_s[g]))
+        ar.complete = false;
+      else
+        ar.end_s = std::max(ar.end_s, res.task_finish_s[g]);
+    }
+    if (!ar.complete) ar.end_s = std::numeric_limits<double>::quiet_NaN();
+  }
+  std::vector<std::uint64_t> delivered_count(num_apps, 0);
+  for (std::size_t msg = 0; msg < n; ++msg) {
+    AppResult& ar = res.apps[res.message_app[msg]];
+    ++ar.messages;
+    ar.bytes += m.bytes[msg];
+    if (r.state[msg] != FlowState::Delivered && r.state[msg] != FlowState::Self) continue;
+    const double latency = r.finish_s[msg] - r.start_s[msg];
+    ar.mean_latency_s += latency;
+    ar.max_latency_s = std::max(ar.max_latency_s, latency);
+    ++delivered_count[res.message_app[msg]];
+  }
+  for (std::size_t a = 0; a < num_apps; ++a)
+    if (delivered_count[a] > 0) res.apps[a].mean_latency_s /= static_cast<double>(delivered_count[a]);
+  res.makespan_s = r.makespan_s;
+  for (double f : res.task_finish_s)
+    if (std::isfinite(f)) res.makespan_s = std::max(res.makespan_s, f);
+  return res;
+}
+
+}  // namespace interflow
