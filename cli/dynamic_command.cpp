@@ -21,6 +21,14 @@ Action add_dynamic_command(CLI::App& app, const Plugins& plugins) {
   cmd->add_option("-r,--routing", n.routing, "routing spec NAME[:key=value,...]; default: the topology's own");
   cmd->add_option("-f,--flow-file", config->flow_file,
                   "CSV flow list src,dst,bytes,start_time[,class][,after] (instead of --pattern)");
+  cmd->add_option("-a,--app", config->apps,
+                  "an application KERNEL:key=value,... (repeatable; tasks, placement, class, arrival plus the "
+                  "kernel's own; see `interflow list application`): tasks run programs instead of flows");
+  cmd->add_option("--cpu-scale", config->cpu_scale, "with --app: factor applied to every computation")
+      ->capture_default_str();
+  cmd->add_option("--max-in-flight", config->max_in_flight,
+                  "with --app: messages a task may have under transfer at once (INRFlow's injmode; 0 = no limit)")
+      ->capture_default_str();
   cmd->add_option("-p,--pattern", config->pattern, "traffic pattern spec giving the flows' ends (without --flow-file)")
       ->capture_default_str();
   cmd->add_option("-b,--bytes", config->bytes, "size of every pattern flow in bytes")->capture_default_str();
@@ -83,6 +91,10 @@ Action add_dynamic_command(CLI::App& app, const Plugins& plugins) {
       write_dynamic_summary_json(run, std::cout);
     else if (!output->quiet)
       print_dynamic_summary_text(run, std::cout);
+    if (!run.tasks.blocked.empty()) {  // a deadlock: say who waits for what, fail the run
+      print_deadlock_report(run, std::cerr);
+      return 3;
+    }
     return 0;
   };
 }

@@ -97,6 +97,24 @@ std::vector<ClassTotals> class_totals(const DynamicRun& run) {
   return t;
 }
 
+void app_fields(JsonWriter& j, const DynamicRun& run, std::size_t a) {
+  const Application& app = run.apps[a];
+  const AppResult& ar = run.tasks.apps[a];
+  j.field("app", static_cast<std::uint64_t>(a));
+  j.field("spec", app.name);
+  j.field("tasks", static_cast<std::uint64_t>(app.program.tasks));
+  j.field("class", static_cast<std::uint64_t>(app.service_class));
+  j.field("start_s", ar.start_s);
+  j.field("end_s", ar.complete ? ar.end_s : 0.0);
+  j.field("runtime_s", ar.complete ? ar.runtime_s() : 0.0);
+  j.field("complete", ar.complete);
+  j.field("messages", ar.messages);
+  j.field("bytes", ar.bytes);
+  j.field("mean_message_latency_s", ar.mean_latency_s);
+  j.field("max_message_latency_s", ar.max_latency_s);
+  j.field("compute_s", ar.compute_s);
+}
+
 }  // namespace
 
 void write_dynamic_summary_json(const DynamicRun& run, std::ostream& out) {
@@ -153,6 +171,19 @@ void write_dynamic_summary_json(const DynamicRun& run, std::ostream& out) {
     j.end_object();
   }
   j.end_array();
+  if (!run.apps.empty()) {
+    j.key("applications").begin_array();
+    for (std::size_t a = 0; a < run.apps.size(); ++a) {
+      j.begin_object();
+      app_fields(j, run, a);
+      j.end_object();
+    }
+    j.end_array();
+    j.field("cpu_scale", run.config.cpu_scale);
+    j.field("max_in_flight", static_cast<std::uint64_t>(run.config.max_in_flight));
+    j.field("blocked_tasks", static_cast<std::uint64_t>(run.tasks.blocked.size()));
+    j.field("unreceived_messages", run.tasks.unreceived_messages);
+  }
   j.key("flow_completion_s");
   summary_object(j, t.fct, true);
   j.key("flow_rate_gbps");
@@ -197,6 +228,17 @@ void print_dynamic_summary_text(const DynamicRun& run, std::ostream& out) {
       << " Gbit/s\n";
   out << "  flow completion min/median/mean/max  " << t.fct.min << " / " << t.fct.median << " / " << t.fct.mean << " / "
       << t.fct.max << " s\n";
+  for (std::size_t a = 0; a < run.apps.size(); ++a) {
+    const AppResult& ar = run.tasks.apps[a];
+    out << "  app " << a << " " << run.apps[a].name << ": " << run.apps[a].program.tasks << " tasks, ";
+    if (ar.complete)
+      out << "runtime " << ar.runtime_s() << " s (from " << ar.start_s << " s)";
+    else
+      out << "DID NOT FINISH";
+    out << ", " << ar.messages << " messages, latency mean/max " << ar.mean_latency_s << " / " << ar.max_latency_s
+        << " s\n";
+  }
+  if (!run.tasks.blocked.empty()) out << "  blocked tasks                     " << run.tasks.blocked.size() << '\n';
   const std::vector<ClassTotals> per_class = class_totals(run);
   if (per_class.size() > 1)
     for (std::size_t c = 0; c < per_class.size(); ++c)
@@ -242,6 +284,35 @@ void write_dynamic_results_dir(const DynamicRun& run, const std::string& dir, bo
           << JsonWriter::number(static_cast<double>(b + 1) * r.bin_s) << ',' << JsonWriter::number(r.series_gbps[b])
           << ',' << JsonWriter::number(r.series_active[b]) << '\n';
   }
+  if (!run.apps.empty()) {
+    auto out = open_output(base / "apps.csv");
+    out << "app,spec,tasks,class,start_s,end_s,runtime_s,complete,messages,bytes,mean_message_latency_s,"
+           "max_message_latency_s,compute_s\n";
+    for (std::size_t a = 0; a < run.apps.size(); ++a) {
+      const AppResult& ar = run.tasks.apps[a];
+      const auto num = [](double v) { return std::isfinite(v) ? JsonWriter::number(v) : std::string(); };
+      out << a << ",\"" << run.apps[a].name << "\"," << run.apps[a].program.tasks << ',' << run.apps[a].service_class
+          << ',' << num(ar.start_s) << ',' << num(ar.end_s) << ',' << num(ar.runtime_s()) << ',' << int(ar.complete)
+          << ',' << ar.messages << ',' << JsonWriter::number(ar.bytes) << ',' << num(ar.mean_latency_s) << ','
+          << num(ar.max_latency_s) << ',' << num(ar.compute_s) << '\n';
+    }
+    auto tasks = open_output(base / "tasks.csv");
+    tasks << "app,task,endpoint,finish_s,compute_s\n";
+    for (std::size_t a = 0; a < run.apps.size(); ++a)
+      for (std::uint32_t t = 0; t < run.apps[a].program.tasks; ++t) {
+        const std::uint32_t g = run.tasks.task_offset[a] + t;
+        const double finish = run.tasks.task_finish_s[g];
+        tasks << a << ',' << t << ',' << run.apps[a].placement[t] << ','
+              << (std::isfinite(finish) ? JsonWriter::number(finish) : std::string()) << ','
+              << JsonWriter::number(run.tasks.task_compute_s[g]) << '\n';
+      }
+    if (!run.tasks.blocked.empty()) {
+      auto blocked = open_output(base / "blocked.csv");
+      blocked << "app,task,op,reason\n";
+      for (const BlockedTask& b : run.tasks.blocked)
+        blocked << b.app << ',' << b.task << ',' << b.op << ",\"" << b.reason << "\"\n";
+    }
+  }
   if (flows_csv) {
     auto out = open_output(base / "flows.csv");
     out << "flow,src,dst,bytes,class,state,start_s,transfer_end_s,finish_s,completion_s,paths\n";
@@ -255,6 +326,20 @@ void write_dynamic_results_dir(const DynamicRun& run, const std::string& dir, bo
           << r.paths.end_var(static_cast<FlowId>(f)) - r.paths.first_var(static_cast<FlowId>(f)) << '\n';
     }
   }
+}
+
+}  // namespace interflow::cli
+
+namespace interflow::cli {
+
+void print_deadlock_report(const DynamicRun& run, std::ostream& out) {
+  const auto& blocked = run.tasks.blocked;
+  out << "interflow: deadlock: " << blocked.size() << " task(s) wait forever";
+  if (!run.apps.empty() && blocked.size() > 20) out << " (the first 20; all in blocked.csv with --out)";
+  out << '\n';
+  for (std::size_t i = 0; i < blocked.size() && i < 20; ++i)
+    out << "  app " << blocked[i].app << " task " << blocked[i].task << " at operation " << blocked[i].op << ": "
+        << blocked[i].reason << '\n';
 }
 
 }  // namespace interflow::cli

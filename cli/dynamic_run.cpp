@@ -11,6 +11,7 @@
 #include "engine/progress.hpp"
 #include "engine/random.hpp"
 #include "engine/system.hpp"
+#include "workloads/application.hpp"
 #include "workloads/flow_list.hpp"
 
 namespace interflow::cli {
@@ -33,6 +34,10 @@ DynamicRun run_dynamic(const Plugins& plugins, const DynamicConfig& config) {
   check_link_options(config.network.links);
   if (!(config.bytes >= 0) || !std::isfinite(config.bytes))
     throw InputError("--bytes " + std::to_string(config.bytes) + ": expected a finite size >= 0");
+  if (!config.apps.empty() && !config.flow_file.empty())
+    throw InputError("--app and --flow-file are two kinds of workload; give one");
+  if (!(config.cpu_scale >= 0) || !std::isfinite(config.cpu_scale))
+    throw InputError("--cpu-scale " + std::to_string(config.cpu_scale) + ": expected a finite factor >= 0");
   if (config.phase_size > 0 && !config.flow_file.empty())
     throw InputError("--phase-size applies to --pattern workloads; a flow list orders flows with 'after'");
   if (config.arrival != "zero" && config.arrival != "poisson")
@@ -47,7 +52,12 @@ DynamicRun run_dynamic(const Plugins& plugins, const DynamicConfig& config) {
   Stopwatch total, clock;
 
   Spec pattern_spec;
-  if (config.flow_file.empty()) {
+  std::vector<Spec> app_specs;
+  for (const std::string& text : config.apps) {
+    app_specs.push_back(Spec::parse(text, "--app"));
+    plugins.apps.validate(app_specs.back());
+  }
+  if (config.flow_file.empty() && app_specs.empty()) {
     pattern_spec = Spec::parse(config.pattern, "--pattern");
     plugins.patterns.validate(pattern_spec);
   }
@@ -58,7 +68,17 @@ DynamicRun run_dynamic(const Plugins& plugins, const DynamicConfig& config) {
 
   clock.reset();
   progress.phase("making the workload");
-  if (!config.flow_file.empty()) {
+  if (!app_specs.empty()) {
+    workloads::EndpointPool pool(net.num_endpoints());
+    workloads::AppSettings settings;
+    settings.seed = config.network.seed;
+    settings.endpoint_gbps = config.network.links.endpoint_gbps;
+    settings.patterns = &plugins.patterns;
+    for (std::size_t a = 0; a < app_specs.size(); ++a)
+      run.apps.push_back(
+          workloads::make_application(plugins.apps, app_specs[a], static_cast<std::uint32_t>(a), pool, settings));
+    run.workload_text = std::to_string(run.apps.size()) + " application(s)";
+  } else if (!config.flow_file.empty()) {
     run.workload = workloads::read_flow_list(config.flow_file, net.num_endpoints());
     run.workload_text = "flow list " + config.flow_file;
   } else {
@@ -96,9 +116,24 @@ DynamicRun run_dynamic(const Plugins& plugins, const DynamicConfig& config) {
   options.incremental = !config.full_resolve;
   std::uint32_t classes = 1;
   for (std::uint32_t c : run.workload.service_class) classes = std::max(classes, c + 1);
+  for (const Application& app : run.apps) {
+    classes = std::max(classes, app.service_class + 1);
+    for (std::uint8_t k : app.program.klass)
+      if (k != kAppClass) classes = std::max<std::uint32_t>(classes, k + 1u);
+  }
   options.policy = make_class_policy(config.policy, config.class_values, config.class_priorities, classes);
   options.progress = &progress;
-  run.result = DynamicEngine(net, *run.setup.routing).run(run.workload, options);
+  if (!run.apps.empty()) {
+    TaskOptions task_options;
+    task_options.dynamic = options;
+    task_options.cpu_scale = config.cpu_scale;
+    task_options.max_in_flight = config.max_in_flight;
+    run.tasks = TaskEngine(net, *run.setup.routing).run(run.apps, task_options);
+    run.workload = std::move(run.tasks.messages);
+    run.result = std::move(run.tasks.flows);
+  } else {
+    run.result = DynamicEngine(net, *run.setup.routing).run(run.workload, options);
+  }
   run.total_seconds = total.seconds();
   return run;
 }

@@ -8,6 +8,7 @@
 
 #include "cli/setup.hpp"
 #include "engine/dynamic_engine.hpp"
+#include "engine/task_engine.hpp"
 #include "workloads/pattern.hpp"
 
 namespace interflow::cli {
@@ -31,6 +32,9 @@ struct DynamicConfig {
   double max_path_memory_gib = 8;
   std::uint32_t series_bins = 200;
   bool full_resolve = false;         // re-solve every active flow at every batch (to measure the incremental gain)
+  std::vector<std::string> apps;     // application specs (workloads/application.hpp); when given, tasks run programs
+  double cpu_scale = 1.0;            // multiplies every compute() of the applications
+  std::uint32_t max_in_flight = 0;   // per task (INRFlow's injmode); 0 = no limit
   std::string policy = "np";         // class policy: np, fp, ba, qos (engine/class_policy.hpp)
   std::vector<double> class_values;  // ba: shares; qos: caps
   std::vector<std::uint32_t> class_priorities;  // fp, qos
@@ -41,8 +45,11 @@ struct DynamicRun {
   DynamicConfig config;
   NetworkSetup setup;
   std::string workload_text;  // what the workload was, for the reports
-  DynamicWorkload workload;
+  DynamicWorkload workload;   // the flows (in application mode: one per message)
   DynamicResult result;
+  // Application mode only.
+  std::vector<Application> apps;
+  TaskResult tasks;  // its `messages` and `flows` are moved into workload and result
   double build_seconds = 0, workload_seconds = 0, total_seconds = 0;
   unsigned threads_used = 0;
 };

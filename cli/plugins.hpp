@@ -2,6 +2,7 @@
 // Every registry, filled once at start-up by each folder's register_builtin().
 #include "routing/registry.hpp"
 #include "topologies/registry.hpp"
+#include "workloads/application.hpp"
 #include "workloads/pattern.hpp"
 
 namespace interflow::cli {
@@ -10,11 +11,13 @@ struct Plugins {
   topo::TopologyRegistry topologies{"topology"};
   routing::RoutingRegistry routings{"routing"};
   workloads::PatternRegistry patterns{"pattern"};
+  workloads::AppRegistry apps{"application"};
 
   Plugins() {
     topo::register_builtin(topologies);
     routing::register_builtin(routings);
     workloads::register_builtin(patterns);
+    workloads::register_apps(apps);
   }
 };
 

@@ -20,7 +20,14 @@ constexpr std::uint64_t derive_seed(std::uint64_t seed, std::uint64_t stream, st
 }
 
 // Named streams, so that adding a consumer never shifts another one's numbers.
-enum class Stream : std::uint64_t { Pattern = 1, Failures = 2, Routing = 3, Topology = 4 };
+enum class Stream : std::uint64_t {
+  Pattern = 1,
+  Failures = 2,
+  Routing = 3,
+  Topology = 4,
+  Application = 5,
+  Placement = 6
+};
 
 constexpr std::uint64_t derive_seed(std::uint64_t seed, Stream stream, std::uint64_t index = 0) {
   return derive_seed(seed, static_cast<std::uint64_t>(stream), index);

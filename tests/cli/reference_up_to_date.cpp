@@ -63,4 +63,5 @@ TEST_CASE("reference pages: manual/reference matches `interflow list <kind> --ma
   SUBCASE("topology") { check_reference_page("topology"); }
   SUBCASE("routing") { check_reference_page("routing"); }
   SUBCASE("pattern") { check_reference_page("pattern"); }
+  SUBCASE("application") { check_reference_page("application"); }
 }

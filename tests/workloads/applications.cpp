@@ -1,0 +1,143 @@
+// Pseudo-application kernels: message counts and sizes from closed forms, disjoint placements, the
+// grid factorisation, and every kernel running to completion on a small fat tree without deadlock.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <set>
+
+#include "engine/error.hpp"
+#include "tests/support/test_support.hpp"
+#include "workloads/application.hpp"
+
+using namespace interflow;
+using namespace interflow::workloads;
+
+namespace {
+
+struct Registries {
+  AppRegistry apps{"application"};
+  PatternRegistry patterns{"pattern"};
+  Registries() {
+    register_apps(apps);
+    register_builtin(patterns);
+  }
+};
+
+const Registries& registries() {
+  static const Registries r;
+  return r;
+}
+
+Application make(const std::string& spec, std::uint32_t endpoints = 64, std::uint32_t index = 0) {
+  EndpointPool pool(endpoints);
+  AppSettings s;
+  s.patterns = &registries().patterns;
+  return make_application(registries().apps, Spec::parse(spec, "test"), index, pool, s);
+}
+
+struct Counts {
+  std::uint64_t sends = 0, recvs = 0;
+  std::set<double> sizes;
+};
+
+Counts count(const Program& p) {
+  Counts c;
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    if (p.kind[i] == OpKind::Send || p.kind[i] == OpKind::Isend) {
+      ++c.sends;
+      c.sizes.insert(p.value[i]);
+    }
+    if (p.kind[i] == OpKind::Recv || p.kind[i] == OpKind::Irecv) ++c.recvs;
+  }
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("applications: the most balanced grid of tasks") {
+  ParamSet none;
+  CHECK(grid_dims(16, 2, {}, none) == std::vector<std::uint32_t>{4, 4});
+  CHECK(grid_dims(12, 3, {}, none) == std::vector<std::uint32_t>{3, 2, 2});
+  CHECK(grid_dims(64, 3, {}, none) == std::vector<std::uint32_t>{4, 4, 4});
+  CHECK(grid_dims(7, 2, {}, none) == std::vector<std::uint32_t>{7, 1});
+  CHECK_THROWS_AS(make("stencil2d:tasks=16,dims=4x5"), InputError);
+}
+
+TEST_CASE("applications: stencil wavefront and n-body message counts follow the grid") {
+  // Periodic 4x4: 4 neighbours each; 2 iterations.
+  Counts c = count(make("stencil2d:tasks=16,iters=2,bytes=100").program);
+  CHECK(c.sends == 2 * 16 * 4);
+  CHECK(c.recvs == c.sends);
+  // Non-periodic 2x2x2: 3 neighbours each.
+  c = count(make("stencil3d:tasks=8,iters=1,periodic=false").program);
+  CHECK(c.sends == 8 * 3);
+  // A 4x4 sweep: (X-1)Y + X(Y-1) = 24 messages per sweep.
+  c = count(make("wavefront2d:tasks=16,iters=3").program);
+  CHECK(c.sends == 3 * 24);
+  // 4x3x2 sweep: 3*3*2 + 4*2*2 + 4*3*1 = 46.
+  c = count(make("wavefront3d:tasks=24,dims=4x3x2").program);
+  CHECK(c.sends == 10 * 46);
+  c = count(make("nbody:tasks=5,iters=2").program);
+  CHECK(c.sends == 2 * 5 * 4);
+}
+
+TEST_CASE("applications: MapReduce graph and dcntraffic message counts") {
+  // 4 workers, 2 reducers: 4 inputs, W*R - R = 6 shuffle messages, 2 outputs.
+  Counts c = count(make("mapreduce:tasks=5,reducers=2,input=10,shuffle=20,output=30").program);
+  CHECK(c.sends == 12);
+  CHECK(c.recvs == 12);
+  CHECK(c.sizes == std::set<double>{10, 20, 30});
+  c = count(make("graph:tasks=10,degree=3,iters=2").program);
+  CHECK(c.sends == 60);
+  const Program dcn = make("dcntraffic:tasks=10,flows=200").program;
+  std::uint64_t longs = 0, sends = 0;
+  for (std::size_t i = 0; i < dcn.size(); ++i)
+    if (dcn.kind[i] == OpKind::Isend) {
+      ++sends;
+      CHECK(dcn.value[i] >= 1024);
+      CHECK(dcn.value[i] <= 1537024);
+      longs += dcn.value[i] > 16384 ? 1 : 0;
+    }
+  CHECK(sends == 2000);
+  CHECK(longs > 300);  // 20 % of 2000 = 400 expected
+  CHECK(longs < 500);
+}
+
+TEST_CASE("applications: placements are disjoint and sized") {
+  EndpointPool pool(32);
+  AppSettings s;
+  s.patterns = &registries().patterns;
+  const auto& reg = registries().apps;
+  const Application a = make_application(reg, Spec::parse("nbody:tasks=10", "t"), 0, pool, s);
+  const Application b = make_application(reg, Spec::parse("nbody:tasks=12,placement=random", "t"), 1, pool, s);
+  const Application c = make_application(reg, Spec::parse("nbody", "t"), 2, pool, s);  // the 10 left
+  CHECK(a.placement == std::vector<EndpointId>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9});
+  CHECK(c.placement.size() == 10);
+  std::set<EndpointId> all(a.placement.begin(), a.placement.end());
+  all.insert(b.placement.begin(), b.placement.end());
+  all.insert(c.placement.begin(), c.placement.end());
+  CHECK(all.size() == 32);
+  CHECK_THROWS_AS(make_application(reg, Spec::parse("nbody:tasks=1", "t"), 3, pool, s), InputError);
+  CHECK_THROWS_AS(make("nbody:tasks=65"), InputError);
+}
+
+TEST_CASE("applications: every kernel runs to completion on a fat tree") {
+  auto t = test::build_topology("fattree:k=4,n=3");
+  auto routing = test::build_routing("ecmp", *t);
+  for (const std::string spec :
+       {"stencil2d:tasks=16,iters=2", "stencil3d:tasks=27,iters=2,periodic=false", "wavefront2d:tasks=16",
+        "wavefront3d:tasks=27,iters=2", "nbody:tasks=9", "mapreduce:tasks=20,reducers=4", "graph:tasks=32,iters=3",
+        "dcntraffic:tasks=32,flows=5", "pattern:pattern=randperm,phase_size=8,tasks=32",
+        "pattern:pattern=alltoall,tasks=16"}) {
+    CAPTURE(spec);
+    const Application app = make(spec);
+    TaskOptions o;
+    o.dynamic.verify = true;
+    const TaskResult r = TaskEngine(t->network(), *routing).run({app}, o);
+    CHECK(r.blocked.empty());
+    CHECK(r.unreceived_messages == 0);
+    CHECK(r.apps[0].complete);
+    CHECK(r.apps[0].runtime_s() > 0);
+    CHECK(r.flows.max_verify_error < 1e-9);
+  }
+}

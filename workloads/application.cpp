@@ -1,0 +1,118 @@
+#include "workloads/application.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "engine/error.hpp"
+
+namespace interflow::workloads {
+
+std::vector<ParamSpec> app_params(std::vector<ParamSpec> own) {
+  own.push_back(int_param("tasks", "0", "number of tasks; 0 = every endpoint not taken by an earlier application", 0,
+                          4294967295.0));
+  own.push_back(choice_param("placement", "consecutive", {"consecutive", "random"},
+                             "which free endpoints the tasks run on: the first ones in id order, or drawn at random"));
+  own.push_back(int_param("class", "0", "service class of the application's messages", 0, 254));
+  own.push_back(real_param("arrival", "0", "when the application's tasks start (seconds)", 0));
+  return own;
+}
+
+EndpointPool::EndpointPool(std::uint32_t endpoints) : used_(endpoints, 0), free_count_(endpoints) {}
+
+void EndpointPool::check(std::uint32_t count, const std::string& who) const {
+  if (count > free_count_)
+    throw InputError(who + " needs " + std::to_string(count) + " endpoints but only " + std::to_string(free_count_) +
+                     " are free");
+}
+
+std::vector<EndpointId> EndpointPool::take_consecutive(std::uint32_t count, const std::string& who) {
+  check(count, who);
+  std::vector<EndpointId> out;
+  out.reserve(count);
+  for (EndpointId e = 0; out.size() < count; ++e)
+    if (!used_[e]) {
+      used_[e] = 1;
+      out.push_back(e);
+    }
+  free_count_ -= count;
+  return out;
+}
+
+std::vector<EndpointId> EndpointPool::take_random(std::uint32_t count, Rng& rng, const std::string& who) {
+  check(count, who);
+  std::vector<EndpointId> candidates;
+  candidates.reserve(free_count_);
+  for (EndpointId e = 0; e < used_.size(); ++e)
+    if (!used_[e]) candidates.push_back(e);
+  // A partial Fisher-Yates shuffle picks `count` of them uniformly.
+  for (std::uint32_t i = 0; i < count; ++i) std::swap(candidates[i], candidates[i + rng.below(candidates.size() - i)]);
+  candidates.resize(count);
+  for (EndpointId e : candidates) used_[e] = 1;
+  free_count_ -= count;
+  return candidates;
+}
+
+Application make_application(const AppRegistry& registry, const Spec& spec, std::uint32_t index, EndpointPool& pool,
+                             const AppSettings& settings) {
+  const ParamSet params = registry.validate(spec);
+  const std::string who = "application " + std::to_string(index) + " (" + spec.text + ")";
+  auto tasks = static_cast<std::uint32_t>(params.get_int("tasks"));
+  if (tasks == 0) tasks = pool.free();
+  if (tasks == 0) throw InputError(who + ": no free endpoint is left for it");
+  Application app;
+  app.name = spec.text;
+  app.service_class = static_cast<std::uint32_t>(params.get_int("class"));
+  app.arrival_s = params.get_real("arrival");
+  Rng rng(derive_seed(settings.seed, Stream::Placement, index));
+  app.placement = params.get_string("placement") == "random" ? pool.take_random(tasks, rng, who)
+                                                             : pool.take_consecutive(tasks, who);
+  AppContext ctx;
+  ctx.tasks = tasks;
+  ctx.seed = derive_seed(settings.seed, Stream::Application, index);
+  ctx.endpoint_gbps = settings.endpoint_gbps;
+  ctx.patterns = settings.patterns;
+  ProgramBuilder builder(tasks);
+  registry.create(spec)->generate(ctx, builder);
+  app.program = builder.build();
+  return app;
+}
+
+std::vector<std::uint32_t> grid_dims(std::uint32_t tasks, std::size_t d, const std::vector<std::uint32_t>& given,
+                                     const ParamSet& params) {
+  if (!given.empty()) {
+    std::uint64_t product = 1;
+    for (std::uint32_t x : given) product *= x;
+    if (given.size() != d || product != tasks)
+      params.fail("dims",
+                  "expected " + std::to_string(d) + " sizes whose product is the " + std::to_string(tasks) + " tasks");
+    return given;
+  }
+  // The most balanced factorisation: the smallest largest side, then the largest smallest side.
+  std::vector<std::uint32_t> best;
+  const auto consider = [&](std::vector<std::uint32_t> dims) {
+    std::sort(dims.rbegin(), dims.rend());
+    if (best.empty() || dims.front() < best.front() || (dims.front() == best.front() && dims.back() > best.back()))
+      best = dims;
+  };
+  if (d == 1) return {tasks};
+  for (std::uint32_t a = 1; a <= tasks; ++a) {
+    if (tasks % a != 0) continue;
+    const std::uint32_t rest = tasks / a;
+    if (d == 2) {
+      consider({a, rest});
+      continue;
+    }
+    for (std::uint32_t b = 1; b <= rest; ++b)
+      if (rest % b == 0) consider({a, b, rest / b});
+  }
+  return best;
+}
+
+void register_apps(AppRegistry& registry) {
+  register_phased_pattern_app(registry);
+  register_scientific_apps(registry);
+  register_datacentre_apps(registry);
+}
+
+}  // namespace interflow::workloads

@@ -1,0 +1,76 @@
+#pragma once
+// Pseudo-applications (seed 003 §3.3.3, seed 001 §IV-C): kernels that write a program for each task
+// (engine/program.hpp), and their placement on the network's endpoints.
+//
+// An application spec is a kernel name with its parameters plus the parameters every kernel takes:
+//   stencil3d:tasks=512,bytes=65536,iters=10,placement=random,class=1,arrival=0.5
+// Adding a kernel: one file with a register_...() function plus one line in register_apps.cpp.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/program.hpp"
+#include "engine/random.hpp"
+#include "engine/registry.hpp"
+#include "engine/task_engine.hpp"
+#include "workloads/pattern.hpp"
+
+namespace interflow::workloads {
+
+struct AppContext {
+  std::uint32_t tasks = 0;
+  std::uint64_t seed = 1;                     // derived per application; kernels draw from it
+  double endpoint_gbps = 100;                 // injection capacity, for kernels with an injection rate
+  const PatternRegistry* patterns = nullptr;  // for the phased-pattern kernel
+};
+
+class AppKernel {
+ public:
+  virtual ~AppKernel() = default;
+  virtual void generate(const AppContext& ctx, ProgramBuilder& b) const = 0;
+};
+
+using AppRegistry = Registry<AppKernel>;
+
+// The kernel's own parameters followed by those every application takes: tasks, placement, class,
+// arrival.
+std::vector<ParamSpec> app_params(std::vector<ParamSpec> own);
+
+// Endpoints not yet given to an application.
+class EndpointPool {
+ public:
+  explicit EndpointPool(std::uint32_t endpoints);
+  std::uint32_t free() const { return free_count_; }
+  // `count` free endpoints: the first ones in id order, or drawn at random; InputError if too few.
+  std::vector<EndpointId> take_consecutive(std::uint32_t count, const std::string& who);
+  std::vector<EndpointId> take_random(std::uint32_t count, Rng& rng, const std::string& who);
+
+ private:
+  void check(std::uint32_t count, const std::string& who) const;
+  std::vector<std::uint8_t> used_;
+  std::uint32_t free_count_;
+};
+
+struct AppSettings {
+  std::uint64_t seed = 1;
+  double endpoint_gbps = 100;
+  const PatternRegistry* patterns = nullptr;
+};
+
+// Builds application number `index` from its spec: the kernel writes the programs, the tasks are
+// placed on endpoints from `pool`.
+Application make_application(const AppRegistry& registry, const Spec& spec, std::uint32_t index, EndpointPool& pool,
+                             const AppSettings& settings);
+
+void register_apps(AppRegistry& registry);
+void register_phased_pattern_app(AppRegistry& registry);  // pattern
+void register_scientific_apps(AppRegistry& registry);     // stencil2d/3d, wavefront2d/3d, nbody
+void register_datacentre_apps(AppRegistry& registry);     // mapreduce, graph, dcntraffic
+
+// Grid helpers for the kernels: the most balanced factorisation of `tasks` into `d` dimensions
+// (largest first), or `given` if not empty (its product must be `tasks`).
+std::vector<std::uint32_t> grid_dims(std::uint32_t tasks, std::size_t d, const std::vector<std::uint32_t>& given,
+                                     const ParamSet& params);
+
+}  // namespace interflow::workloads
