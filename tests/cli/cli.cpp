@@ -432,6 +432,25 @@ TEST_CASE("cli: dynamic runs a flow list and a Poisson pattern and writes its re
   CHECK(contains(phased.out, "in phases of 64 flows"));
 }
 
+TEST_CASE("cli: dynamic runs applications with class policies and writes per-application results") {
+  const fs::path dir = scratch() / "apps";
+  const Outcome o = interflow(
+      "dynamic -t fattree:k=4,n=3 -a stencil2d:tasks=16,iters=2 -a graph:tasks=16,placement=random,class=1 "
+      "--policy qos --class-cap 0.3,1 --class-priority 0,1 --cpu-scale 2 --max-in-flight 4 --out " +
+      dir.string() + " --json --no-progress");
+  INFO(o.err);
+  REQUIRE(o.status == 0);
+  CHECK(contains(o.out, "\"applications\""));
+  CHECK(contains(o.out, "\"blocked_tasks\": 0"));
+  CHECK(contains(o.out, "\"policy\": \"qos\""));
+  for (const char* name : {"summary.json", "apps.csv", "tasks.csv", "links.csv", "series.csv"})
+    CHECK(fs::exists(dir / name));
+  check_rejected("dynamic -t fattree:k=4,n=3 -a stencil2d:tasks=99", {"99", "endpoints"});
+  check_rejected("dynamic -t fattree:k=4,n=3 -a nosuchapp", {"nosuchapp", "stencil2d"});
+  check_rejected("dynamic -t fattree:k=4,n=3 -a nbody:tasks=4,class=2 --policy fp --class-priority 0,1",
+                 {"class", "priority"});
+}
+
 TEST_CASE("cli: --config reads a TOML experiment file") {
   const fs::path file = scratch() / "experiment.toml";
   write_text(file, "# a small experiment\ntopology = \"torus:dims=3x3\"\npattern = \"shift:s=2\"\nseed = 7\n");
