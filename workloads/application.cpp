@@ -113,6 +113,7 @@ void register_apps(AppRegistry& registry) {
   register_phased_pattern_app(registry);
   register_scientific_apps(registry);
   register_datacentre_apps(registry);
+  register_collective_app(registry);
 }
 
 }  // namespace interflow::workloads

@@ -67,6 +67,7 @@ void register_apps(AppRegistry& registry);
 void register_phased_pattern_app(AppRegistry& registry);  // pattern
 void register_scientific_apps(AppRegistry& registry);     // stencil2d/3d, wavefront2d/3d, nbody
 void register_datacentre_apps(AppRegistry& registry);     // mapreduce, graph, dcntraffic
+void register_collective_app(AppRegistry& registry);      // collective
 
 // Grid helpers for the kernels: the most balanced factorisation of `tasks` into `d` dimensions
 // (largest first), or `given` if not empty (its product must be `tasks`).

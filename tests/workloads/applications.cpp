@@ -119,6 +119,8 @@ TEST_CASE("applications: placements are disjoint and sized") {
   CHECK(all.size() == 32);
   CHECK_THROWS_AS(make_application(reg, Spec::parse("nbody:tasks=1", "t"), 3, pool, s), InputError);
   CHECK_THROWS_AS(make("nbody:tasks=65"), InputError);
+  CHECK_THROWS_AS(make("collective:op=bcast,alg=ring,tasks=8"), InputError);
+  CHECK_THROWS_AS(make("collective:op=bcast,root=8,tasks=8"), InputError);
 }
 
 TEST_CASE("applications: every kernel runs to completion on a fat tree") {
@@ -128,7 +130,9 @@ TEST_CASE("applications: every kernel runs to completion on a fat tree") {
        {"stencil2d:tasks=16,iters=2", "stencil3d:tasks=27,iters=2,periodic=false", "wavefront2d:tasks=16",
         "wavefront3d:tasks=27,iters=2", "nbody:tasks=9", "mapreduce:tasks=20,reducers=4", "graph:tasks=32,iters=3",
         "dcntraffic:tasks=32,flows=5", "pattern:pattern=randperm,phase_size=8,tasks=32",
-        "pattern:pattern=alltoall,tasks=16"}) {
+        "pattern:pattern=alltoall,tasks=16", "collective:op=allreduce,tasks=13,iters=2",
+        "collective:op=alltoall,alg=linear,tasks=8,bytes=1000",
+        "collective:op=bcast,root=3,tasks=10,collective_class=0", "collective:op=barrier,tasks=16"}) {
     CAPTURE(spec);
     const Application app = make(spec);
     TaskOptions o;
@@ -140,4 +144,15 @@ TEST_CASE("applications: every kernel runs to completion on a fat tree") {
     CHECK(r.apps[0].runtime_s() > 0);
     CHECK(r.flows.max_verify_error < 1e-9);
   }
+}
+
+TEST_CASE("applications: a recursive-doubling allreduce among 8 tasks takes 3 exchange steps") {
+  // On the star every exchange step sends one message each way on every endpoint link: T + L per step.
+  auto t = test::build_topology("graph:file=" + std::string(INTERFLOW_SOURCE_DIR) + "/tests/fixtures/star.ifg");
+  auto routing = test::build_routing("bfs", *t);
+  const Application app = make("collective:op=allreduce,alg=recdoubling,tasks=8,bytes=1e5", 8);
+  const TaskResult r = TaskEngine(t->network(), *routing).run({app}, {});
+  REQUIRE(r.blocked.empty());
+  CHECK(r.apps[0].messages == 8 * 3);
+  CHECK(r.apps[0].runtime_s() == doctest::Approx(3 * (8e5 / 10e9 + 200e-9)).epsilon(1e-9));
 }
