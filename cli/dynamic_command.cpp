@@ -66,9 +66,9 @@ Action add_dynamic_command(CLI::App& app, const Plugins& plugins) {
                   "how service classes share links: np (alike), fp (strict priority), ba (guaranteed shares, "
                   "--class-share) or qos (--class-cap and --class-priority)")
       ->capture_default_str();
-  cmd->add_option("--class-share", config->class_values, "ba: each class's share of every link, e.g. 0.5,0.5")
+  cmd->add_option("--class-share", config->class_shares, "ba: each class's share of every link, e.g. 0.5,0.5")
       ->delimiter(',');
-  cmd->add_option("--class-cap", config->class_values,
+  cmd->add_option("--class-cap", config->class_caps,
                   "qos: each class's bandwidth cap as a fraction of every link, e.g. 0.3,1")
       ->delimiter(',');
   cmd->add_option("--class-priority", config->class_priorities,

@@ -66,6 +66,9 @@ Totals totals(const DynamicRun& run) {
   return t;
 }
 
+// A CSV cell: the number, or empty for a time that never came (NaN).
+std::string num(double v) { return std::isfinite(v) ? JsonWriter::number(v) : std::string(); }
+
 // Per service class: what it delivered, over which span of time, and its flows' completion times.
 struct ClassTotals {
   std::uint64_t flows = 0, delivered = 0;
@@ -290,7 +293,6 @@ void write_dynamic_results_dir(const DynamicRun& run, const std::string& dir, bo
            "max_message_latency_s,compute_s\n";
     for (std::size_t a = 0; a < run.apps.size(); ++a) {
       const AppResult& ar = run.tasks.apps[a];
-      const auto num = [](double v) { return std::isfinite(v) ? JsonWriter::number(v) : std::string(); };
       out << a << ",\"" << run.apps[a].name << "\"," << run.apps[a].program.tasks << ',' << run.apps[a].service_class
           << ',' << num(ar.start_s) << ',' << num(ar.end_s) << ',' << num(ar.runtime_s()) << ',' << int(ar.complete)
           << ',' << ar.messages << ',' << JsonWriter::number(ar.bytes) << ',' << num(ar.mean_latency_s) << ','
@@ -302,8 +304,7 @@ void write_dynamic_results_dir(const DynamicRun& run, const std::string& dir, bo
       for (std::uint32_t t = 0; t < run.apps[a].program.tasks; ++t) {
         const std::uint32_t g = run.tasks.task_offset[a] + t;
         const double finish = run.tasks.task_finish_s[g];
-        tasks << a << ',' << t << ',' << run.apps[a].placement[t] << ','
-              << (std::isfinite(finish) ? JsonWriter::number(finish) : std::string()) << ','
+        tasks << a << ',' << t << ',' << run.apps[a].placement[t] << ',' << num(finish) << ','
               << JsonWriter::number(run.tasks.task_compute_s[g]) << '\n';
       }
     if (!run.tasks.blocked.empty()) {
@@ -317,7 +318,6 @@ void write_dynamic_results_dir(const DynamicRun& run, const std::string& dir, bo
     auto out = open_output(base / "flows.csv");
     out << "flow,src,dst,bytes,class,state,start_s,transfer_end_s,finish_s,completion_s,paths\n";
     for (std::size_t f = 0; f < r.state.size(); ++f) {
-      const auto num = [](double v) { return std::isfinite(v) ? JsonWriter::number(v) : std::string(); };
       out << f << ',' << run.workload.flows.src[f] << ',' << run.workload.flows.dst[f] << ','
           << JsonWriter::number(run.workload.bytes[f]) << ','
           << (run.workload.service_class.empty() ? 0u : run.workload.service_class[f]) << ',' << state_name(r.state[f])

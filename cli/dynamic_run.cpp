@@ -121,7 +121,12 @@ DynamicRun run_dynamic(const Plugins& plugins, const DynamicConfig& config) {
     for (std::uint8_t k : app.program.klass)
       if (k != kAppClass) classes = std::max<std::uint32_t>(classes, k + 1u);
   }
-  options.policy = make_class_policy(config.policy, config.class_values, config.class_priorities, classes);
+  if (!config.class_shares.empty() && config.policy != "ba")
+    throw InputError("--class-share applies to --policy ba, not '" + config.policy + "'");
+  if (!config.class_caps.empty() && config.policy != "qos")
+    throw InputError("--class-cap applies to --policy qos, not '" + config.policy + "'");
+  options.policy = make_class_policy(config.policy, config.policy == "ba" ? config.class_shares : config.class_caps,
+                                     config.class_priorities, classes);
   options.progress = &progress;
   if (!run.apps.empty()) {
     TaskOptions task_options;

@@ -36,7 +36,8 @@ struct DynamicConfig {
   double cpu_scale = 1.0;            // multiplies every compute() of the applications
   std::uint32_t max_in_flight = 0;   // per task (INRFlow's injmode); 0 = no limit
   std::string policy = "np";         // class policy: np, fp, ba, qos (engine/class_policy.hpp)
-  std::vector<double> class_values;  // ba: shares; qos: caps
+  std::vector<double> class_shares;  // ba
+  std::vector<double> class_caps;    // qos
   std::vector<std::uint32_t> class_priorities;  // fp, qos
   bool progress = false;
 };

@@ -60,10 +60,7 @@ DynamicResult DynamicEngine::run(const DynamicWorkload& w, const DynamicOptions&
   const std::size_t n = w.size();
   Stopwatch clock;
   if (o.progress) o.progress->phase("routing flows", n);
-  RouteContext ctx;
-  ctx.seed = o.seed;
-  ctx.max_path_bytes = o.max_path_bytes;
-  ctx.progress = o.progress ? o.progress->counter() : nullptr;
+  const RouteContext ctx = RouteContext::of(o.seed, o.max_path_bytes, o.progress);
   PathTable paths = routing_.route_all(net_, w.flows, ctx);  // in the caller's flow order: same seeds as static
   const double route_seconds = clock.seconds();
 

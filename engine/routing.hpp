@@ -9,6 +9,7 @@
 #include "engine/flows.hpp"
 #include "engine/network.hpp"
 #include "engine/paths.hpp"
+#include "engine/progress.hpp"
 
 namespace interflow {
 
@@ -16,6 +17,11 @@ struct RouteContext {
   std::uint64_t seed = 1;                          // the run seed; per-flow streams derive from it
   std::atomic<std::uint64_t>* progress = nullptr;  // flows routed so far (optional)
   std::uint64_t max_path_bytes = 8ULL << 30;       // refuse routings whose paths would need more memory
+
+  // The context every engine builds from its options (progress may be null).
+  static RouteContext of(std::uint64_t seed, std::uint64_t max_path_bytes, Progress* progress) {
+    return {seed, progress ? progress->counter() : nullptr, max_path_bytes};
+  }
 };
 
 // Memory of routed paths in a PathTable: 4 bytes per link entry, 12 per path variable (offset, split).

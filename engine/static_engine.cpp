@@ -28,10 +28,7 @@ StaticResult StaticEngine::run(const FlowSet& flows, const StaticOptions& option
 
   Stopwatch clock;
   if (options.progress) options.progress->phase("routing flows", flows.size());
-  RouteContext ctx;
-  ctx.seed = options.seed;
-  ctx.max_path_bytes = options.max_path_bytes;
-  ctx.progress = options.progress ? options.progress->counter() : nullptr;
+  const RouteContext ctx = RouteContext::of(options.seed, options.max_path_bytes, options.progress);
   result.paths = routing_.route_all(net_, flows, ctx);
   const PathTable& paths = result.paths;
   m.route_seconds = clock.seconds();

@@ -146,10 +146,7 @@ TaskResult TaskEngine::run(const std::vector<Application>& apps, const TaskOptio
 
   // Route every message, then run.
   const std::size_t n = m.size();
-  RouteContext ctx;
-  ctx.seed = o.dynamic.seed;
-  ctx.max_path_bytes = o.dynamic.max_path_bytes;
-  ctx.progress = o.dynamic.progress ? o.dynamic.progress->counter() : nullptr;
+  const RouteContext ctx = RouteContext::of(o.dynamic.seed, o.dynamic.max_path_bytes, o.dynamic.progress);
   if (o.dynamic.progress) o.dynamic.progress->phase("routing messages", n);
   Stopwatch clock;
   DynamicResult& r = res.flows;
@@ -180,7 +177,9 @@ TaskResult TaskEngine::run(const std::vector<Application>& apps, const TaskOptio
     state[task] = TaskState::Running;
     ready.push_back(task);
   };
+  std::uint64_t ended_messages = 0;                     // for the progress line
   const auto transfer_ended = [&](std::uint32_t msg) {  // the last bit has left the sender
+    ++ended_messages;
     const std::uint32_t s = message_sender[msg];
     --in_flight[s];
     if (flags[msg] & kNonBlocking) --outstanding[s];
@@ -278,7 +277,7 @@ TaskResult TaskEngine::run(const std::vector<Application>& apps, const TaskOptio
     res.task_finish_s[task] = sim.now();
   };
 
-  if (o.dynamic.progress) o.dynamic.progress->phase("simulating: messages started and finished", 2 * n);
+  if (o.dynamic.progress) o.dynamic.progress->phase("simulating: messages sent", n);
   std::vector<FlowId> ended;
   for (;;) {
     const double next = std::min(sim.next_end(), events.empty() ? FlowSimulator::kNever : events.top().time);
@@ -307,7 +306,7 @@ TaskResult TaskEngine::run(const std::vector<Application>& apps, const TaskOptio
       }
     }
     r.events += batch;
-    if (o.dynamic.progress) o.dynamic.progress->counter()->fetch_add(ended.size(), std::memory_order_relaxed);
+    if (o.dynamic.progress) o.dynamic.progress->counter()->store(ended_messages, std::memory_order_relaxed);
     sim.resolve();
   }
   r.simulate_seconds = clock.seconds();

@@ -106,7 +106,8 @@ class DcnTraffic : public AppKernel {
     const double long_fraction = p_.get_real("long_fraction"), gap = p_.get_real("gap");
     const double s0 = p_.get_real("short_min"), s1 = p_.get_real("short_max");
     const double l0 = p_.get_real("long_min"), l1 = p_.get_real("long_max");
-    if (s1 < s0 || l1 < l0) p_.fail("short_max", "each range needs min <= max");
+    if (s1 < s0) p_.fail("short_max", "expected short_max >= short_min");
+    if (l1 < l0) p_.fail("long_max", "expected long_max >= long_min");
     Rng rng(ctx.seed);
     struct Message {
       std::uint32_t src, dst;

@@ -447,6 +447,8 @@ TEST_CASE("cli: dynamic runs applications with class policies and writes per-app
     CHECK(fs::exists(dir / name));
   check_rejected("dynamic -t fattree:k=4,n=3 -a stencil2d:tasks=99", {"99", "endpoints"});
   check_rejected("dynamic -t fattree:k=4,n=3 -a nosuchapp", {"nosuchapp", "stencil2d"});
+  check_rejected("dynamic -t fattree:k=4,n=3 -a nbody:tasks=4 --policy qos --class-share 0.5", {"--class-share", "ba"});
+  check_rejected("dynamic -t fattree:k=4,n=3 -a nbody:tasks=4 --policy ba --class-cap 0.5", {"--class-cap", "qos"});
   check_rejected("dynamic -t fattree:k=4,n=3 -a nbody:tasks=4,class=2 --policy fp --class-priority 0,1",
                  {"class", "priority"});
 }
