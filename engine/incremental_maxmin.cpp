@@ -9,7 +9,10 @@ namespace interflow {
 namespace {
 
 constexpr std::uint64_t kNoIncidence = ~0ULL;
-constexpr double kRelative = 1e-9;  // saturation and rate-change tolerance, relative
+constexpr double kRelative = 1e-9;  // saturation tolerance, relative
+// A rate change smaller than this (relative) is rounding noise of the solve: not applied, not reported.
+constexpr double kRateChange = 1e-12;
+constexpr double kNoFloor = std::numeric_limits<double>::infinity();
 
 }  // namespace
 
@@ -31,6 +34,12 @@ IncrementalMaxMin::IncrementalMaxMin(std::span<const double> capacity, std::span
   head_.assign(num_links, kNoIncidence);
   link_stamp_.assign(num_links, 0);
   link_local_.assign(num_links, 0);
+  link_walked_.assign(num_links, 0);
+  link_above_stamp_.assign(num_links, 0);
+  link_above_level_.assign(num_links, 0.0);
+  link_weight_.assign(num_links, 0.0);
+  for (double c : capacity) max_capacity_ = std::max(max_capacity_, c);
+  link_count_.assign(num_links, 0);
   incidence_var_.resize(links.size());
   next_.assign(links.size(), kNoIncidence);
   prev_.assign(links.size(), kNoIncidence);
@@ -49,9 +58,23 @@ void IncrementalMaxMin::set_capacity(LinkId l, double capacity) {
   if (capacity == capacity_[l]) return;
   // Rates on the link can change only if it was a bottleneck or is now over-full.
   const bool was_saturated = saturated(l, load_[l]);
+  const double old_capacity = capacity_[l];
   capacity_[l] = capacity;
   const bool affected = was_saturated || saturated(l, load_[l]);
-  if (affected) pending_capacity_.push_back(l);
+  if (!affected) return;
+  pending_capacity_.push_back(l);
+  pending_capacity_cut_.push_back(capacity < old_capacity);
+  // Filling below the smaller of the two capacities' initial fair shares is the same as before.
+  if (link_count_[l] > 0) lower_floor(std::min(capacity, old_capacity) / link_weight_[l]);
+}
+
+void IncrementalMaxMin::lower_floor(double level) { floor_level_ = std::min(floor_level_, std::max(0.0, level)); }
+
+bool IncrementalMaxMin::at_least(std::uint32_t var, double level) const {
+  // A wide margin: levels that are equal in exact arithmetic differ by rounding errors that scale with
+  // the capacities, not with the rates, and taking in a few more variables costs little.
+  const double rate = level * weight_[var];
+  return rate_[var] >= rate - std::max(1e-6 * rate, kRelative * max_capacity_);
 }
 
 void IncrementalMaxMin::activate(std::uint32_t var) {
@@ -66,6 +89,8 @@ void IncrementalMaxMin::activate(std::uint32_t var) {
     prev_[e] = kNoIncidence;
     if (head_[l] != kNoIncidence) prev_[head_[l]] = e;
     head_[l] = e;
+    link_weight_[l] += weight_[var];
+    ++link_count_[l];
   }
   pending_new_.push_back(var);
 }
@@ -84,12 +109,14 @@ void IncrementalMaxMin::deactivate(std::uint32_t var) {
     else
       head_[l] = next_[e];
     if (next_[e] != kNoIncidence) prev_[next_[e]] = prev_[e];
+    link_weight_[l] = --link_count_[l] == 0 ? 0.0 : link_weight_[l] - weight_[var];
     pending_links_.push_back(l);
     pending_saturated_.push_back(rate_[var] > 0 && saturated(l, load_[l]));
     if (track_loads_ && rate_[var] != 0) load_changes_.push_back(l);
     load_[l] -= rate_[var];
     if (load_[l] < 0) load_[l] = 0;
   }
+  if (rate_[var] > 0) lower_floor(rate_[var] / weight_[var]);
   rate_[var] = 0;
 }
 
@@ -99,8 +126,24 @@ void IncrementalMaxMin::add_to_set(std::uint32_t var) {
   set_.push_back(var);
 }
 
-void IncrementalMaxMin::add_link_vars(LinkId l) {
-  for (std::uint64_t e = head_[l]; e != kNoIncidence; e = next_[e]) add_to_set(incidence_var_[e]);
+void IncrementalMaxMin::add_link_bottlenecked(LinkId l) {
+  if (link_walked_[l] == stamp_) return;  // walked already in this update: a second walk adds nothing
+  link_walked_[l] = stamp_;
+  double top = 0;
+  for (std::uint64_t e = head_[l]; e != kNoIncidence; e = next_[e])
+    top = std::max(top, rate_[incidence_var_[e]] / weight_[incidence_var_[e]]);
+  for (std::uint64_t e = head_[l]; e != kNoIncidence; e = next_[e]) {
+    const std::uint32_t v = incidence_var_[e];
+    if (at_least(v, top) && at_least(v, floor_level_)) add_to_set(v);
+  }
+}
+
+void IncrementalMaxMin::add_link_above(LinkId l, double level) {
+  if (link_above_stamp_[l] == stamp_ && link_above_level_[l] <= level) return;
+  link_above_stamp_[l] = stamp_;
+  link_above_level_[l] = level;
+  for (std::uint64_t e = head_[l]; e != kNoIncidence; e = next_[e])
+    if (at_least(incidence_var_[e], level)) add_to_set(incidence_var_[e]);
 }
 
 void IncrementalMaxMin::update() {
@@ -109,19 +152,35 @@ void IncrementalMaxMin::update() {
   set_.clear();
   changed_.clear();
   ++update_mark_;
+  // A newcomer gets at least the smallest initial fair share C / W of its links (fair shares only grow
+  // during progressive filling), so filling below that level is unchanged by its arrival.
+  for (std::uint32_t v : pending_new_)
+    if (active_[v])
+      for (std::uint64_t e = var_offsets_[v]; e < var_offsets_[v + 1]; ++e)
+        lower_floor(capacity_[links_[e]] / link_weight_[links_[e]]);
   for (std::uint32_t v : pending_new_)
     if (active_[v]) {
       add_to_set(v);
       new_mark_[v] = update_mark_;  // a newcomer changes its links even when it gets rate 0
     }
   for (std::size_t i = 0; i < pending_links_.size(); ++i)
-    if (pending_saturated_[i]) add_link_vars(pending_links_[i]);
-  for (LinkId l : pending_capacity_) add_link_vars(l);
+    if (pending_saturated_[i]) add_link_bottlenecked(pending_links_[i]);
+  // A raised capacity helps the variables at the link's top level; a cut one can leave the variables
+  // outside S over it, so every variable that may change (at or above the floor) is taken in.
+  for (std::size_t i = 0; i < pending_capacity_.size(); ++i)
+    if (pending_capacity_cut_[i])
+      add_link_above(pending_capacity_[i], floor_level_);
+    else
+      add_link_bottlenecked(pending_capacity_[i]);
   pending_new_.clear();
   pending_links_.clear();
   pending_saturated_.clear();
   pending_capacity_.clear();
-  if (set_.empty()) return;
+  pending_capacity_cut_.clear();
+  if (set_.empty()) {
+    floor_level_ = kNoFloor;
+    return;
+  }
 
   // Close S over the links that are saturated now: a change reaches the variables behind a saturated
   // link, so taking them in at once saves the solve-and-expand rounds that would find them one ring at a
@@ -129,10 +188,11 @@ void IncrementalMaxMin::update() {
   for (std::size_t i = 0; i < set_.size(); ++i) {
     const std::uint32_t v = set_[i];
     for (std::uint64_t e = var_offsets_[v]; e < var_offsets_[v + 1]; ++e)
-      if (saturated(links_[e], load_[links_[e]])) add_link_vars(links_[e]);
+      if (saturated(links_[e], load_[links_[e]])) add_link_bottlenecked(links_[e]);
   }
   if (2 * set_.size() > active_list_.size())
-    for (std::uint32_t v : active_list_) add_to_set(v);
+    for (std::uint32_t v : active_list_)
+      if (at_least(v, floor_level_)) add_to_set(v);
 
   for (;;) {
     solve_set();
@@ -140,24 +200,18 @@ void IncrementalMaxMin::update() {
     const std::size_t before = set_.size();
     for (std::size_t li = 0; li < local_links_.size(); ++li) {
       const LinkId l = local_links_[li];
-      double delta = 0;
       bool changed = false;
       for (std::uint32_t k = local_var_offsets_[li]; k < local_var_offsets_[li + 1]; ++k) {
         const std::uint32_t v = set_[local_vars_[k]];
         const double d = new_rate_[v] - rate_[v];
-        delta += d;
         changed =
-            changed || new_mark_[v] == update_mark_ || std::abs(d) > kRelative * std::max(1.0, std::abs(rate_[v]));
+            changed || new_mark_[v] == update_mark_ || std::abs(d) > kRateChange * std::max(1.0, std::abs(rate_[v]));
       }
-      // A link that froze variables of S is their bottleneck: every variable on it must be in S, or one
-      // outside with a higher rate would leave them without a valid bottleneck.
-      if (bottleneck_[li]) {
-        add_link_vars(l);
-        continue;
-      }
-      if (!changed) continue;
-      const double after = load_[l] + delta;
-      if (saturated(l, load_[l]) || saturated(l, after)) add_link_vars(l);
+      // A link that froze variables of S is their bottleneck: no variable outside S may be above them there.
+      if (bottleneck_[li]) add_link_above(l, freeze_level_[li]);
+      // A saturated link whose load changed is no longer a valid bottleneck for the variables outside S
+      // that had it as one (those at its top level); the others keep theirs.
+      if (changed && saturated(l, load_[l])) add_link_bottlenecked(l);
     }
     if (set_.size() == before) break;
   }
@@ -165,7 +219,8 @@ void IncrementalMaxMin::update() {
   stats_.solved_vars += set_.size();
   for (std::uint32_t v : set_) {
     const double d = new_rate_[v] - rate_[v];
-    if (std::abs(d) <= kRelative * std::max(1.0, std::abs(rate_[v])) && !(rate_[v] == 0 && new_rate_[v] > 0)) continue;
+    if (std::abs(d) <= kRateChange * std::max(1.0, std::abs(rate_[v])) && !(rate_[v] == 0 && new_rate_[v] > 0))
+      continue;
     changed_.push_back(v);
     if (std::isfinite(new_rate_[v]))
       for (std::uint64_t e = var_offsets_[v]; e < var_offsets_[v + 1]; ++e) {
@@ -175,6 +230,7 @@ void IncrementalMaxMin::update() {
     rate_[v] = new_rate_[v];
   }
   stats_.changed_vars += changed_.size();
+  floor_level_ = kNoFloor;
 }
 
 void IncrementalMaxMin::solve_all() {
@@ -185,6 +241,8 @@ void IncrementalMaxMin::solve_all() {
   pending_links_.clear();
   pending_saturated_.clear();
   pending_capacity_.clear();
+  pending_capacity_cut_.clear();
+  floor_level_ = kNoFloor;
   for (std::uint32_t v : active_list_) add_to_set(v);
   ++stats_.updates;
   stats_.solved_vars += set_.size();
@@ -230,9 +288,11 @@ void IncrementalMaxMin::solve_set() {
     local_var_offsets_.resize(n + 1);
     local_vars_.assign(n, 0);
     bottleneck_.resize(n);
+    freeze_level_.resize(n);
     for (std::size_t li = 0; li < n; ++li) {
       local_var_offsets_[li] = static_cast<std::uint32_t>(li);
       bottleneck_[li] = residual_[li] == tightest;
+      freeze_level_[li] = tightest / weight_[v];
     }
     local_var_offsets_[n] = static_cast<std::uint32_t>(n);
     return;
@@ -258,31 +318,30 @@ void IncrementalMaxMin::solve_set() {
   }
   frozen_.assign(set_.size(), 0);
   bottleneck_.assign(n, 0);
+  freeze_level_.resize(n);
   std::vector<std::uint32_t>& unfrozen = unfrozen_;
   unfrozen.resize(n);
   for (std::size_t li = 0; li < n; ++li) unfrozen[li] = local_var_offsets_[li + 1] - local_var_offsets_[li];
   heap_.clear();
   const auto share = [&](std::uint32_t li) { return std::max(0.0, residual_[li]) / weight_sum_[li]; };
-  for (std::uint32_t li = 0; li < n; ++li) heap_.push_back({share(li), li});
-  const auto cmp = [](const auto& a, const auto& b) { return a.first > b.first; };
-  std::make_heap(heap_.begin(), heap_.end(), cmp);
+  for (std::uint32_t li = 0; li < n; ++li) heap_.push(share(li), li);
   for (std::uint32_t k = 0; k < set_.size(); ++k)
     if (var_offsets_[set_[k]] == var_offsets_[set_[k] + 1]) {  // no link: nothing limits it
       new_rate_[set_[k]] = std::numeric_limits<double>::infinity();
       frozen_[k] = 1;
     }
   while (!heap_.empty()) {
-    std::pop_heap(heap_.begin(), heap_.end(), cmp);
-    const auto [key, li] = heap_.back();
-    heap_.pop_back();
+    double key;
+    std::uint32_t li;
+    heap_.pop(key, li);
     if (unfrozen[li] == 0) continue;
     const double now = share(li);
-    if (now > key * (1 + 1e-12) + 1e-300) {  // stale: re-key
-      heap_.push_back({now, li});
-      std::push_heap(heap_.begin(), heap_.end(), cmp);
+    if (now > key * (1 + 1e-12) + 1e-300) {  // stale: re-key (shares only grow, so the heap stays monotone)
+      heap_.push(now, li);
       continue;
     }
     bottleneck_[li] = 1;
+    freeze_level_[li] = now;
     for (std::uint32_t k = local_var_offsets_[li]; k < local_var_offsets_[li + 1]; ++k) {
       const std::uint32_t idx = local_vars_[k];
       if (frozen_[idx]) continue;

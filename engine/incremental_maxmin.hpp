@@ -2,25 +2,40 @@
 // Weighted max-min fair rates kept up to date as path variables come and go (the dynamic engine).
 //
 // The variables of the static engine's model (engine/maxmin.hpp) are activated and deactivated one
-// event batch at a time; after each batch update() re-solves only the variables whose rates can change:
-//   1. S starts with the new variables and every active variable on a link that a removed variable
-//      crossed while that link was saturated (only those can gain from the departure).
-//   2. S is solved by progressive filling on the residual capacities: capacity minus the rates of the
+// event batch at a time; after each batch update() re-solves only a set S of variables, those whose
+// rates can change. A variable's level is rate / weight; a saturated link is the bottleneck of the
+// variables at its top level (the highest level on it).
+//   0. The floor: progressive filling below a level λ runs the same way before and after the batch
+//      when no event touches it. A departing variable of level r only mattered above r; a newcomer gets
+//      at least min over its links of C / W (W the weights there, newcomer included; fair shares only
+//      grow during filling); a capacity change at least min(C_old, C_new) / W. Variables below the
+//      smallest of these keep their rates, so they are never taken into S by steps 1 and 4.
+//   1. S starts with the newcomers, the variables at the top level of every saturated link that a
+//      departing variable crossed (only they had it as bottleneck), of every link whose capacity
+//      rose, and every variable (above the floor) of a link whose capacity was cut.
+//   2. S is closed over the saturated links of its variables: their top-level variables join (a change
+//      spreads through them; taking them at once saves solve-and-expand rounds). When S holds over
+//      half the active variables, all above the floor join.
+//   3. S is solved by progressive filling on the residual capacities: capacity minus the rates of the
 //      active variables outside S, which stay fixed.
-//   3. Every link that froze variables of S (their bottleneck) and every link where some rate changed
-//      and that is saturated before or after brings all its active variables into S; 2-3 repeat
-//      until nothing is added.
-// A variable outside S then keeps a valid bottleneck (its bottleneck link saw no change) and every
-// variable in S has its bottleneck among S only, so the result is the max-min allocation of all
-// active variables,
-// the one a solve from scratch gives (tests compare them on random event sequences). When few links
-// are saturated, S stays small; in a fully contended network it grows to the contended part.
+//   4. A link that froze variables of S at level λ takes in every variable on it at or above λ (none
+//      outside S may be above them there); a saturated link where a rate of S changed takes in its
+//      top-level variables (it is no longer a valid bottleneck for them). 3-4 repeat until S stops
+//      growing.
+// Every variable outside S then keeps a valid bottleneck (a link where nothing changed, at whose top
+// it still is) and every variable of S has its bottleneck among S's links with nothing outside above
+// it, so the result is the max-min allocation of all active variables, the one a solve from scratch
+// gives (tests compare them on random event sequences, with ties and capacity changes). When few links
+// are saturated S stays small; in a contended network it follows the changed part of the bottleneck
+// order rather than every variable behind a saturated link.
 // Storage: a flat list of (variable, link) incidences with per-link intrusive lists of the active
 // ones, so activation and removal are O(path length) and nothing is allocated per event.
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <vector>
 
+#include "engine/radix_heap.hpp"
 #include "engine/types.hpp"
 
 namespace interflow {
@@ -63,7 +78,12 @@ class IncrementalMaxMin {
  private:
   bool saturated(LinkId l, double load) const;
   void add_to_set(std::uint32_t var);
-  void add_link_vars(LinkId l);
+  // Adds the link's active variables that may have it as their bottleneck (those at its top level),
+  // unless they are below the floor.
+  void add_link_bottlenecked(LinkId l);
+  void add_link_above(LinkId l, double level);  // its active variables at or above the level
+  void lower_floor(double level);
+  bool at_least(std::uint32_t var, double level) const;  // level of var >= level, with a margin
   void solve_set();  // progressive filling of set_ on residual capacities, into new_rate_
 
   std::vector<double> capacity_, initial_capacity_;
@@ -79,16 +99,25 @@ class IncrementalMaxMin {
   std::vector<std::uint64_t> next_, prev_, head_;  // intrusive lists; kNoIncidence ends them
 
   // Work of one update.
-  std::vector<std::uint32_t> pending_new_;       // activated since the last update
-  std::vector<LinkId> pending_links_;            // links of variables removed since the last update
-  std::vector<std::uint8_t> pending_saturated_;  // was that link saturated at removal
-  std::vector<LinkId> pending_capacity_;         // links whose capacity changed where rates may follow
+  std::vector<std::uint32_t> pending_new_;          // activated since the last update
+  std::vector<LinkId> pending_links_;               // links of variables removed since the last update
+  std::vector<std::uint8_t> pending_saturated_;     // was that link saturated at removal
+  std::vector<LinkId> pending_capacity_;            // links whose capacity changed where rates may follow
+  std::vector<std::uint8_t> pending_capacity_cut_;  // was that change a cut
+  // The floor of the batch: no variable whose level (rate / weight) is below it can change (see above).
+  double floor_level_ = std::numeric_limits<double>::infinity();
+  double max_capacity_ = 0;
+  std::vector<double> link_weight_;        // sum of the weights of the active variables on the link
+  std::vector<std::uint32_t> link_count_;  // how many active variables cross the link
   bool track_loads_ = false;
   std::vector<LinkId> load_changes_;
   std::vector<std::uint32_t> set_, changed_;
   std::vector<std::uint32_t> in_set_;    // == stamp_: in S
   std::vector<std::uint32_t> new_mark_;  // == update_mark_: activated since the previous update
   std::uint32_t update_mark_ = 0;
+  std::vector<std::uint32_t> link_walked_;              // == stamp_: add_link_bottlenecked ran on it
+  std::vector<std::uint32_t> link_above_stamp_;         // == stamp_: add_link_above ran on it, down to
+  std::vector<double> link_above_level_;                // this level
   std::vector<std::uint32_t> link_stamp_, link_local_;  // == solve_stamp_: link_local_ is its local index
   std::uint32_t stamp_ = 0, solve_stamp_ = 0;           // one per update, one per solve_set
   // Local problem of solve_set().
@@ -96,7 +125,8 @@ class IncrementalMaxMin {
   std::vector<double> residual_, weight_sum_;
   std::vector<std::uint32_t> local_var_offsets_, local_vars_, cursor_, unfrozen_;
   std::vector<std::uint8_t> frozen_, bottleneck_;
-  std::vector<std::pair<double, std::uint32_t>> heap_;
+  std::vector<double> freeze_level_;  // per local link that froze variables: the level it froze them at
+  RadixHeap<std::uint32_t> heap_{true};
 
   IncrementalStats stats_;
 };

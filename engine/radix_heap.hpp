@@ -15,6 +15,10 @@ namespace interflow {
 template <class Value>
 class RadixHeap {
  public:
+  // keep_buckets: keep each bucket's storage when it empties — for a heap that is filled and emptied
+  // many times (the incremental solver's), so that it stops allocating once warm.
+  explicit RadixHeap(bool keep_buckets = false) : keep_buckets_(keep_buckets) {}
+
   bool empty() const { return size_ == 0; }
   std::size_t size() const { return size_; }
 
@@ -73,12 +77,16 @@ class RadixHeap {
     for (const Entry& e : buckets_[i]) buckets_[bucket_of(e.bits)].push_back(e);
     // Free the emptied bucket: the entries now live in lower buckets, and keeping every bucket's
     // high-water capacity would hold several copies of the whole heap.
-    std::vector<Entry>().swap(buckets_[i]);
+    if (keep_buckets_)
+      buckets_[i].clear();
+    else
+      std::vector<Entry>().swap(buckets_[i]);
   }
 
   std::vector<Entry> buckets_[65];
   std::uint64_t last_ = 0;
   std::size_t size_ = 0;
+  bool keep_buckets_;
 };
 
 }  // namespace interflow
