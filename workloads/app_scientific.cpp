@@ -3,35 +3,11 @@
 #include <array>
 
 #include "workloads/application.hpp"
+#include "workloads/task_grid.hpp"
 
 namespace interflow::workloads {
 
 namespace {
-
-// A task's coordinates on the grid and its neighbour one step along a dimension (kNone off a
-// non-periodic edge or when the neighbour would be the task itself).
-struct Grid {
-  std::vector<std::uint32_t> dims;  // dimension 0 fastest
-  bool periodic = true;
-
-  std::uint32_t neighbour(std::uint32_t task, std::size_t dim, int step) const {
-    std::uint32_t stride = 1;
-    for (std::size_t k = 0; k < dim; ++k) stride *= dims[k];
-    const std::uint32_t size = dims[dim], x = (task / stride) % size;
-    if (size == 1) return kNone;
-    std::uint32_t y;
-    if (step > 0)
-      y = x + 1 < size ? x + 1 : periodic ? 0 : kNone;
-    else
-      y = x > 0 ? x - 1 : periodic ? size - 1 : kNone;
-    if (y == kNone || y == x) return kNone;
-    return task - x * stride + y * stride;
-  }
-};
-
-Grid make_grid(const ParamSet& p, std::uint32_t tasks, std::size_t d, bool periodic) {
-  return {grid_dims(tasks, d, p.has("dims") ? p.get_dims("dims") : std::vector<std::uint32_t>{}, p), periodic};
-}
 
 std::vector<ParamSpec> grid_params(const char* bytes_default, const char* meaning) {
   ParamSpec dims = dims_param("dims", "", "task grid, e.g. 16x16 (default: the most balanced factorisation of tasks)");
@@ -47,7 +23,7 @@ class Stencil : public AppKernel {
  public:
   Stencil(std::size_t d, const ParamSet& p) : d_(d), p_(p) {}
   void generate(const AppContext& ctx, ProgramBuilder& b) const override {
-    const Grid g = make_grid(p_, ctx.tasks, d_, p_.get_bool("periodic"));
+    const TaskGrid g = make_task_grid(p_, ctx.tasks, d_, p_.get_bool("periodic"));
     const double bytes = p_.get_real("bytes"), compute = p_.get_real("compute");
     const auto iters = p_.get_int("iters");
     for (std::int64_t it = 0; it < iters; ++it)
@@ -78,7 +54,7 @@ class Wavefront : public AppKernel {
  public:
   Wavefront(std::size_t d, const ParamSet& p) : d_(d), p_(p) {}
   void generate(const AppContext& ctx, ProgramBuilder& b) const override {
-    const Grid g = make_grid(p_, ctx.tasks, d_, false);
+    const TaskGrid g = make_task_grid(p_, ctx.tasks, d_, false);
     const double bytes = p_.get_real("bytes"), compute = p_.get_real("compute");
     const auto iters = p_.get_int("iters");
     for (std::int64_t it = 0; it < iters; ++it)

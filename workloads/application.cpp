@@ -114,6 +114,8 @@ void register_apps(AppRegistry& registry) {
   register_scientific_apps(registry);
   register_datacentre_apps(registry);
   register_collective_app(registry);
+  register_hpc_apps(registry);
+  register_background_apps(registry);
 }
 
 }  // namespace interflow::workloads

@@ -68,6 +68,8 @@ void register_phased_pattern_app(AppRegistry& registry);  // pattern
 void register_scientific_apps(AppRegistry& registry);     // stencil2d/3d, wavefront2d/3d, nbody
 void register_datacentre_apps(AppRegistry& registry);     // mapreduce, graph, dcntraffic
 void register_collective_app(AppRegistry& registry);      // collective
+void register_hpc_apps(AppRegistry& registry);            // lammps, nekbone, nn3d
+void register_background_apps(AppRegistry& registry);     // uniform_bg, permutation_bg
 
 // Grid helpers for the kernels: the most balanced factorisation of `tasks` into `d` dimensions
 // (largest first), or `given` if not empty (its product must be `tasks`).
