@@ -23,8 +23,7 @@ class RadixHeap {
   std::size_t size() const { return size_; }
 
   void push(double key, Value value) {
-    const std::uint64_t bits = to_bits(key);
-    buckets_[bucket_of(bits)].push_back({bits, value});
+    put({to_bits(key), value});
     ++size_;
   }
 
@@ -40,7 +39,9 @@ class RadixHeap {
   }
 
   void clear() {
-    for (auto& b : buckets_) b.clear();
+    buckets_[0].clear();
+    for (std::uint64_t m = occupied_; m != 0; m &= m - 1) buckets_[std::countr_zero(m) + 1].clear();
+    occupied_ = 0;
     size_ = 0;
     last_ = 0;
   }
@@ -67,14 +68,22 @@ class RadixHeap {
     return bits == last_ ? 0 : static_cast<std::size_t>(64 - std::countl_zero(bits ^ last_));
   }
 
+  void put(const Entry& e) {
+    const std::size_t b = bucket_of(e.bits);
+    buckets_[b].push_back(e);
+    if (b > 0) occupied_ |= std::uint64_t{1} << (b - 1);
+  }
+
   void refill() {
-    std::size_t i = 1;
-    while (buckets_[i].empty()) ++i;
+    // The lowest non-empty bucket, from the occupancy mask (scanning 64 buckets per pop dominated
+    // small heaps).
+    const auto i = static_cast<std::size_t>(std::countr_zero(occupied_)) + 1;
+    occupied_ &= ~(std::uint64_t{1} << (i - 1));
     std::uint64_t smallest = std::numeric_limits<std::uint64_t>::max();
     for (const Entry& e : buckets_[i]) smallest = e.bits < smallest ? e.bits : smallest;
     last_ = smallest;
     // Every entry of bucket i lands in a lower bucket relative to the new last key.
-    for (const Entry& e : buckets_[i]) buckets_[bucket_of(e.bits)].push_back(e);
+    for (const Entry& e : buckets_[i]) put(e);
     // Free the emptied bucket: the entries now live in lower buckets, and keeping every bucket's
     // high-water capacity would hold several copies of the whole heap.
     if (keep_buckets_)
@@ -85,6 +94,7 @@ class RadixHeap {
 
   std::vector<Entry> buckets_[65];
   std::uint64_t last_ = 0;
+  std::uint64_t occupied_ = 0;  // bit b - 1: bucket b (1..64) is not empty
   std::size_t size_ = 0;
   bool keep_buckets_;
 };
