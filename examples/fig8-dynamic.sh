@@ -35,9 +35,9 @@ esac
 
 workloads=("stencil|stencil3d:tasks=$tasks,bytes=1e6,iters=5"
            "n-body|nbody:tasks=$nbody,bytes=1e5"
-           "unstructured|graph:tasks=$tasks,degree=4,bytes=1e6,iters=5"
-           "mapreduce|mapreduce:tasks=$tasks,input=1e6,shuffle=1e5,output=1e5,reducers=64"
-           "dcntraffic|dcntraffic:tasks=$tasks,flows=10")
+           "unstructured|graph:tasks=$tasks,degree=4,bytes=1e6,iters=3"
+           "mapreduce|mapreduce:tasks=$tasks,input=1e6,shuffle=1e5,output=1e5,reducers=16"
+           "dcntraffic|dcntraffic:tasks=$tasks,flows=5")
 
 echo "network,workload,endpoints,runtime_s,messages,wall_s" > "$out/fig8.csv"
 for entry in "${networks[@]}"; do
