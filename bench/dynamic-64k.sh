@@ -8,18 +8,18 @@
 set -euo pipefail
 bin=${1:-build/release/bin/interflow}
 repeat=${2:-1}
-a2a=${3:-2048}
+a2a=${3:-1024}
 python=/usr/bin/python3
 [ -x "$python" ] || python=python3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-mapreduce="mapreduce:input=1e6,shuffle=1e5,output=1e5,reducers=128"
+mapreduce="mapreduce:input=1e6,shuffle=1e5,output=1e5,reducers=32"
 alltoall="collective:op=alltoall,alg=pairwise,bytes=1e5,tasks=$a2a,placement=random"
 runs=(
-  "16-ary 4-tree, MapReduce (65,536 tasks, 128 reducers)|-t fattree:k=16,n=4 -a $mapreduce"
+  "16-ary 4-tree, MapReduce (65,536 tasks, 32 reducers)|-t fattree:k=16,n=4 -a $mapreduce"
   "16-ary 4-tree, phased all-to-all ($a2a tasks)|-t fattree:k=16,n=4 -a $alltoall"
-  "64x32x32 torus, MapReduce (65,536 tasks, 128 reducers)|-t torus:dims=64x32x32 -a $mapreduce"
+  "64x32x32 torus, MapReduce (65,536 tasks, 32 reducers)|-t torus:dims=64x32x32 -a $mapreduce"
   "64x32x32 torus, phased all-to-all ($a2a tasks)|-t torus:dims=64x32x32 -a $alltoall"
 )
 
