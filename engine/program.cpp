@@ -6,6 +6,26 @@
 
 namespace interflow {
 
+std::string_view name_of(OpKind k) {
+  switch (k) {
+    case OpKind::Send:
+      return "send";
+    case OpKind::Isend:
+      return "isend";
+    case OpKind::Recv:
+      return "recv";
+    case OpKind::Irecv:
+      return "irecv";
+    case OpKind::Wait:
+      return "wait";
+    case OpKind::Compute:
+      return "compute";
+    case OpKind::Delay:
+      return "delay";
+  }
+  return "?";
+}
+
 void ProgramBuilder::add(std::uint32_t task, OpKind kind, std::uint32_t peer, std::uint32_t tag, double value,
                          std::uint8_t klass) {
   task_.push_back(task);
@@ -23,7 +43,7 @@ Program ProgramBuilder::build() {
   p.offsets.assign(tasks_ + 1, 0);
   for (std::size_t i = 0; i < n; ++i) {
     const OpKind k = ops_.kind[i];
-    const bool message = k == OpKind::Send || k == OpKind::Isend || k == OpKind::Recv || k == OpKind::Irecv;
+    const bool message = is_send(k) || is_receive(k);
     if (task_[i] >= tasks_ || (message && ops_.peer[i] >= tasks_))
       throw InputError("program: operation " + std::to_string(i) + " names task " +
                        std::to_string(task_[i] >= tasks_ ? task_[i] : ops_.peer[i]) + " of an application of " +

@@ -14,6 +14,7 @@
 // and size matches the k-th such send of s to d. Peers are task ids of the same application.
 // Storage is one structure of arrays over all operations, grouped per task (CSR).
 #include <cstdint>
+#include <string_view>
 #include <vector>
 
 #include "engine/types.hpp"
@@ -23,6 +24,11 @@ namespace interflow {
 enum class OpKind : std::uint8_t { Send, Isend, Recv, Irecv, Wait, Compute, Delay };
 
 inline constexpr std::uint8_t kAppClass = 0xFF;  // an operation's class: the application's own
+
+inline bool is_send(OpKind k) { return k == OpKind::Send || k == OpKind::Isend; }
+inline bool is_receive(OpKind k) { return k == OpKind::Recv || k == OpKind::Irecv; }
+// "send", "isend", "recv", "irecv", "wait", "compute", "delay".
+std::string_view name_of(OpKind k);
 
 struct Program {
   std::uint32_t tasks = 0;

@@ -33,9 +33,6 @@ struct Event {
   }
 };
 
-bool is_send(OpKind k) { return k == OpKind::Send || k == OpKind::Isend; }
-bool is_recv(OpKind k) { return k == OpKind::Recv || k == OpKind::Irecv; }
-
 // A message end for matching: (sender task, receiver task, tag, bytes) then order of appearance.
 struct MatchKey {
   std::uint64_t pair;
@@ -52,26 +49,14 @@ struct MatchKey {
 };
 
 std::string describe(const Program& p, std::uint64_t op) {
-  const auto bytes = [&] { return std::to_string(static_cast<std::uint64_t>(p.value[op])); };
-  switch (p.kind[op]) {
-    case OpKind::Send:
-      return "send to task " + std::to_string(p.peer[op]) + " (tag " + std::to_string(p.tag[op]) + ", " + bytes() +
-             " bytes)";
-    case OpKind::Isend:
-      return "isend to task " + std::to_string(p.peer[op]);
-    case OpKind::Recv:
-      return "recv from task " + std::to_string(p.peer[op]) + " (tag " + std::to_string(p.tag[op]) + ", " + bytes() +
-             " bytes)";
-    case OpKind::Irecv:
-      return "irecv from task " + std::to_string(p.peer[op]);
-    case OpKind::Wait:
-      return "wait";
-    case OpKind::Compute:
-      return "compute";
-    case OpKind::Delay:
-      return "delay";
-  }
-  return "?";
+  const OpKind k = p.kind[op];
+  std::string text(name_of(k));
+  if (!is_send(k) && !is_receive(k)) return text;
+  text += (is_send(k) ? " to task " : " from task ") + std::to_string(p.peer[op]);
+  if (k == OpKind::Send || k == OpKind::Recv)  // the blocking ones: which message exactly
+    text += " (tag " + std::to_string(p.tag[op]) + ", " + std::to_string(static_cast<std::uint64_t>(p.value[op])) +
+            " bytes)";
+  return text;
 }
 
 }  // namespace
@@ -125,7 +110,7 @@ TaskResult TaskEngine::run(const std::vector<Application>& apps, const TaskOptio
           message_sender.push_back(base_task + t);
           message_receiver.push_back(base_task + p.peer[i]);
           sends.push_back({(std::uint64_t{base_task + t} << 32) | (base_task + p.peer[i]), p.value[i], p.tag[i], id});
-        } else if (is_recv(p.kind[i])) {
+        } else if (is_receive(p.kind[i])) {
           if (g >= std::numeric_limits<std::uint32_t>::max())
             throw InputError("applications: more than 2^32 operations");
           recvs.push_back({(std::uint64_t{base_task + p.peer[i]} << 32) | (base_task + t), p.value[i], p.tag[i],

@@ -43,11 +43,11 @@ struct Counts {
 Counts count(const Program& p) {
   Counts c;
   for (std::size_t i = 0; i < p.size(); ++i) {
-    if (p.kind[i] == OpKind::Send || p.kind[i] == OpKind::Isend) {
+    if (is_send(p.kind[i])) {
       ++c.sends;
       c.sizes.insert(p.value[i]);
     }
-    if (p.kind[i] == OpKind::Recv || p.kind[i] == OpKind::Irecv) ++c.recvs;
+    if (is_receive(p.kind[i])) ++c.recvs;
   }
   return c;
 }

@@ -56,29 +56,6 @@ struct Run {
   std::vector<Knows> knows;  // per task, when the program ended
 };
 
-bool is_send(OpKind k) { return k == OpKind::Send || k == OpKind::Isend; }
-bool is_receive(OpKind k) { return k == OpKind::Recv || k == OpKind::Irecv; }
-
-std::string op_name(OpKind k) {
-  switch (k) {
-    case OpKind::Send:
-      return "send";
-    case OpKind::Isend:
-      return "isend";
-    case OpKind::Recv:
-      return "recv";
-    case OpKind::Irecv:
-      return "irecv";
-    case OpKind::Wait:
-      return "wait";
-    case OpKind::Compute:
-      return "compute";
-    case OpKind::Delay:
-      return "delay";
-  }
-  return "?";
-}
-
 Run interpret(const Program& p, SendMode mode) {
   REQUIRE(p.tasks <= kMaxTasks);
   Run run;
@@ -106,7 +83,7 @@ Run interpret(const Program& p, SendMode mode) {
   }
   for (std::uint64_t i = 0; i < ops; ++i)
     if ((is_send(p.kind[i]) || is_receive(p.kind[i])) && partner[i] == kNoPartner) {
-      run.problem = "task " + std::to_string(owner[i]) + ": " + op_name(p.kind[i]) + " peer " +
+      run.problem = "task " + std::to_string(owner[i]) + ": " + std::string(name_of(p.kind[i])) + " peer " +
                     std::to_string(p.peer[i]) + " tag " + std::to_string(p.tag[i]) + " bytes " +
                     std::to_string(p.value[i]) + " has no matching " + (is_send(p.kind[i]) ? "receive" : "send");
       return run;
@@ -186,7 +163,7 @@ Run interpret(const Program& p, SendMode mode) {
       run.problem = "deadlock:";
       for (std::uint32_t t = 0; t < p.tasks; ++t)
         if (pc[t] < p.offsets[t + 1])
-          run.problem += " task " + std::to_string(t) + " blocked in " + op_name(p.kind[pc[t]]) + " (op " +
+          run.problem += " task " + std::to_string(t) + " blocked in " + std::string(name_of(p.kind[pc[t]])) + " (op " +
                          std::to_string(pc[t] - p.offsets[t]) + ");";
       return run;
     }

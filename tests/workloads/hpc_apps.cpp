@@ -41,7 +41,7 @@ struct Sends {
 Sends sends(const Program& p) {
   Sends s;
   for (std::size_t i = 0; i < p.size(); ++i)
-    if (p.kind[i] == OpKind::Send || p.kind[i] == OpKind::Isend) {
+    if (is_send(p.kind[i])) {
       ++s.count;
       ++s.by_size[p.value[i]];
     }
