@@ -172,13 +172,8 @@ void IncrementalMaxMin::update() {
       add_link_above(pending_capacity_[i], floor_level_);
     else
       add_link_bottlenecked(pending_capacity_[i]);
-  pending_new_.clear();
-  pending_links_.clear();
-  pending_saturated_.clear();
-  pending_capacity_.clear();
-  pending_capacity_cut_.clear();
   if (set_.empty()) {
-    floor_level_ = kNoFloor;
+    end_batch();
     return;
   }
 
@@ -196,7 +191,7 @@ void IncrementalMaxMin::update() {
 
   for (;;) {
     solve_set();
-    // Links where a rate changed and that are (or were) saturated bring their other variables in.
+    // Links that froze variables of S, and saturated links where a rate changed, bring variables in.
     const std::size_t before = set_.size();
     for (std::size_t li = 0; li < local_links_.size(); ++li) {
       const LinkId l = local_links_[li];
@@ -217,9 +212,31 @@ void IncrementalMaxMin::update() {
   }
 
   stats_.solved_vars += set_.size();
+  commit(kRateChange);
+  stats_.changed_vars += changed_.size();
+  end_batch();
+}
+
+void IncrementalMaxMin::solve_all() {
+  ++stamp_;
+  set_.clear();
+  changed_.clear();
+  end_batch();
+  for (std::uint32_t v : active_list_) add_to_set(v);
+  ++stats_.updates;
+  stats_.solved_vars += set_.size();
+  if (set_.empty()) return;
+  solve_set();
+  commit(0);
+}
+
+void IncrementalMaxMin::commit(double tolerance) {
   for (std::uint32_t v : set_) {
     const double d = new_rate_[v] - rate_[v];
-    if (std::abs(d) <= kRateChange * std::max(1.0, std::abs(rate_[v])) && !(rate_[v] == 0 && new_rate_[v] > 0))
+    // (A variable leaving rate 0 always counts: its flow gets a completion time. Equal rates never do,
+    // also when both are infinite, a variable without links.)
+    if (new_rate_[v] == rate_[v] ||
+        (std::abs(d) <= tolerance * std::max(1.0, std::abs(rate_[v])) && !(rate_[v] == 0 && new_rate_[v] > 0)))
       continue;
     changed_.push_back(v);
     if (std::isfinite(new_rate_[v]))
@@ -229,34 +246,15 @@ void IncrementalMaxMin::update() {
       }
     rate_[v] = new_rate_[v];
   }
-  stats_.changed_vars += changed_.size();
-  floor_level_ = kNoFloor;
 }
 
-void IncrementalMaxMin::solve_all() {
-  ++stamp_;
-  set_.clear();
-  changed_.clear();
+void IncrementalMaxMin::end_batch() {
   pending_new_.clear();
   pending_links_.clear();
   pending_saturated_.clear();
   pending_capacity_.clear();
   pending_capacity_cut_.clear();
   floor_level_ = kNoFloor;
-  for (std::uint32_t v : active_list_) add_to_set(v);
-  ++stats_.updates;
-  stats_.solved_vars += set_.size();
-  if (set_.empty()) return;
-  solve_set();
-  for (std::uint32_t v : set_) {
-    if (new_rate_[v] != rate_[v]) changed_.push_back(v);
-    if (std::isfinite(new_rate_[v]))
-      for (std::uint64_t e = var_offsets_[v]; e < var_offsets_[v + 1]; ++e) {
-        load_[links_[e]] += new_rate_[v] - rate_[v];
-        if (track_loads_ && new_rate_[v] != rate_[v]) load_changes_.push_back(links_[e]);
-      }
-    rate_[v] = new_rate_[v];
-  }
 }
 
 // Progressive filling of the variables in set_ on the residual capacities (capacity minus the rates of

@@ -85,6 +85,9 @@ class IncrementalMaxMin {
   void lower_floor(double level);
   bool at_least(std::uint32_t var, double level) const;  // level of var >= level, with a margin
   void solve_set();  // progressive filling of set_ on residual capacities, into new_rate_
+  // Applies the new rates of S that changed by more than tolerance (relative), listing them in changed_.
+  void commit(double tolerance);
+  void end_batch();  // forgets the batch's events and its floor
 
   std::vector<double> capacity_, initial_capacity_;
   std::span<const std::uint64_t> var_offsets_;
