@@ -3,7 +3,6 @@
 // iteration and a 3-D nearest-neighbour exchange. They keep the communication structure the paper
 // describes (message kinds, blocking behaviour, collectives), with sizes as parameters.
 #include <array>
-#include <numeric>
 
 #include "workloads/application.hpp"
 #include "workloads/collectives.hpp"
@@ -13,18 +12,9 @@ namespace interflow::workloads {
 
 namespace {
 
-std::vector<std::uint32_t> all_tasks(std::uint32_t n) {
-  std::vector<std::uint32_t> members(n);
-  std::iota(members.begin(), members.end(), 0u);
-  return members;
-}
-
 Collective small_allreduce(const ParamSet& p) {
-  Collective c{CollectiveOp::Allreduce, algorithm_from_name(p.get_string("alg")), p.get_real("allreduce_bytes"), 0,
-               kAppClass};
-  const auto klass = p.get_int("collective_class");
-  if (klass >= 0) c.klass = static_cast<std::uint8_t>(klass);
-  return c;
+  return {CollectiveOp::Allreduce, algorithm_from_name(p.get_string("alg")), p.get_real("allreduce_bytes"), 0,
+          collective_class(p)};
 }
 
 // The 6 face, 12 edge and 8 corner offsets of a 3-D grid cell.
@@ -75,7 +65,7 @@ class Lammps : public AppKernel {
     const double forward = p_.get_real("bytes"), reverse = p_.get_real("reverse_bytes");
     const double compute = p_.get_real("compute");
     const auto every = p_.get_int("allreduce_every"), count = p_.get_int("allreduces");
-    const std::vector<std::uint32_t> members = all_tasks(ctx.tasks);
+    const std::vector<std::uint32_t> members = all_task_ids(ctx.tasks);
     const Collective reduce = small_allreduce(p_);
     for (std::int64_t step = 0; step < p_.get_int("iters"); ++step) {
       for (std::uint32_t t = 0; t < ctx.tasks; ++t) {
@@ -116,7 +106,7 @@ class Nekbone : public AppKernel {
     const auto offsets = offsets_3d(p_.get_string("neighbours") == "6" ? 6 : 26);
     const std::array<double, 4> bytes{0, p_.get_real("bytes"), p_.get_real("edge_bytes"), p_.get_real("corner_bytes")};
     const double compute = p_.get_real("compute");
-    const std::vector<std::uint32_t> members = all_tasks(ctx.tasks);
+    const std::vector<std::uint32_t> members = all_task_ids(ctx.tasks);
     const Collective reduce = small_allreduce(p_);
     for (std::int64_t it = 0; it < p_.get_int("iters"); ++it) {
       for (std::uint32_t t = 0; t < ctx.tasks; ++t) {
@@ -158,12 +148,11 @@ ParamSpec grid_dims_param() {
 }
 
 std::vector<ParamSpec> allreduce_params(const char* count_default, const char* count_meaning) {
-  return {
-      int_param("allreduces", count_default, count_meaning, 0, 1e6),
-      real_param("allreduce_bytes", "8", "bytes of each allreduce", 0),
-      choice_param("alg", "default", {"default", "recdoubling", "ring", "binomial"},
-                   "allreduce algorithm (manual/collectives.md)"),
-      int_param("collective_class", "-1", "service class of the allreduce messages (-1: the application's)", -1, 254)};
+  return {int_param("allreduces", count_default, count_meaning, 0, 1e6),
+          real_param("allreduce_bytes", "8", "bytes of each allreduce", 0),
+          choice_param("alg", "default", {"default", "recdoubling", "ring", "binomial"},
+                       "allreduce algorithm (manual/collectives.md)"),
+          collective_class_param("the allreduce messages")};
 }
 
 std::vector<ParamSpec> concat(std::vector<ParamSpec> a, const std::vector<ParamSpec>& b) {

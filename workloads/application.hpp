@@ -71,6 +71,13 @@ void register_collective_app(AppRegistry& registry);      // collective
 void register_hpc_apps(AppRegistry& registry);            // lammps, nekbone, nn3d
 void register_background_apps(AppRegistry& registry);     // uniform_bg, permutation_bg
 
+// For kernels that run MPI collectives: the tasks 0..n-1 as a communicator, and the
+// `collective_class` parameter (the service class of the collectives' messages; -1 = the
+// application's) with its reader, giving kAppClass for -1.
+std::vector<std::uint32_t> all_task_ids(std::uint32_t n);
+ParamSpec collective_class_param(const std::string& messages);
+std::uint8_t collective_class(const ParamSet& params);
+
 // Grid helpers for the kernels: the most balanced factorisation of `tasks` into `d` dimensions
 // (largest first), or `given` if not empty (its product must be `tasks`).
 std::vector<std::uint32_t> grid_dims(std::uint32_t tasks, std::size_t d, const std::vector<std::uint32_t>& given,
