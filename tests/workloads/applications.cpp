@@ -6,34 +6,12 @@
 #include <set>
 
 #include "engine/error.hpp"
-#include "tests/support/test_support.hpp"
-#include "workloads/application.hpp"
+#include "tests/support/app_support.hpp"
 
 using namespace interflow;
 using namespace interflow::workloads;
 
 namespace {
-
-struct Registries {
-  AppRegistry apps{"application"};
-  PatternRegistry patterns{"pattern"};
-  Registries() {
-    register_apps(apps);
-    register_builtin(patterns);
-  }
-};
-
-const Registries& registries() {
-  static const Registries r;
-  return r;
-}
-
-Application make(const std::string& spec, std::uint32_t endpoints = 64, std::uint32_t index = 0) {
-  EndpointPool pool(endpoints);
-  AppSettings s;
-  s.patterns = &registries().patterns;
-  return make_application(registries().apps, Spec::parse(spec, "test"), index, pool, s);
-}
 
 struct Counts {
   std::uint64_t sends = 0, recvs = 0;
@@ -60,36 +38,36 @@ TEST_CASE("applications: the most balanced grid of tasks") {
   CHECK(grid_dims(12, 3, {}, none) == std::vector<std::uint32_t>{3, 2, 2});
   CHECK(grid_dims(64, 3, {}, none) == std::vector<std::uint32_t>{4, 4, 4});
   CHECK(grid_dims(7, 2, {}, none) == std::vector<std::uint32_t>{7, 1});
-  CHECK_THROWS_AS(make("stencil2d:tasks=16,dims=4x5"), InputError);
+  CHECK_THROWS_AS(test::make_app("stencil2d:tasks=16,dims=4x5"), InputError);
 }
 
 TEST_CASE("applications: stencil wavefront and n-body message counts follow the grid") {
   // Periodic 4x4: 4 neighbours each; 2 iterations.
-  Counts c = count(make("stencil2d:tasks=16,iters=2,bytes=100").program);
+  Counts c = count(test::make_app("stencil2d:tasks=16,iters=2,bytes=100").program);
   CHECK(c.sends == 2 * 16 * 4);
   CHECK(c.recvs == c.sends);
   // Non-periodic 2x2x2: 3 neighbours each.
-  c = count(make("stencil3d:tasks=8,iters=1,periodic=false").program);
+  c = count(test::make_app("stencil3d:tasks=8,iters=1,periodic=false").program);
   CHECK(c.sends == 8 * 3);
   // A 4x4 sweep: (X-1)Y + X(Y-1) = 24 messages per sweep.
-  c = count(make("wavefront2d:tasks=16,iters=3").program);
+  c = count(test::make_app("wavefront2d:tasks=16,iters=3").program);
   CHECK(c.sends == 3 * 24);
   // 4x3x2 sweep: 3*3*2 + 4*2*2 + 4*3*1 = 46.
-  c = count(make("wavefront3d:tasks=24,dims=4x3x2").program);
+  c = count(test::make_app("wavefront3d:tasks=24,dims=4x3x2").program);
   CHECK(c.sends == 10 * 46);
-  c = count(make("nbody:tasks=5,iters=2").program);
+  c = count(test::make_app("nbody:tasks=5,iters=2").program);
   CHECK(c.sends == 2 * 5 * 4);
 }
 
 TEST_CASE("applications: MapReduce graph and dcntraffic message counts") {
   // 4 workers, 2 reducers: 4 inputs, W*R - R = 6 shuffle messages, 2 outputs.
-  Counts c = count(make("mapreduce:tasks=5,reducers=2,input=10,shuffle=20,output=30").program);
+  Counts c = count(test::make_app("mapreduce:tasks=5,reducers=2,input=10,shuffle=20,output=30").program);
   CHECK(c.sends == 12);
   CHECK(c.recvs == 12);
   CHECK(c.sizes == std::set<double>{10, 20, 30});
-  c = count(make("graph:tasks=10,degree=3,iters=2").program);
+  c = count(test::make_app("graph:tasks=10,degree=3,iters=2").program);
   CHECK(c.sends == 60);
-  const Program dcn = make("dcntraffic:tasks=10,flows=200").program;
+  const Program dcn = test::make_app("dcntraffic:tasks=10,flows=200").program;
   std::uint64_t longs = 0, sends = 0;
   for (std::size_t i = 0; i < dcn.size(); ++i)
     if (dcn.kind[i] == OpKind::Isend) {
@@ -106,8 +84,8 @@ TEST_CASE("applications: MapReduce graph and dcntraffic message counts") {
 TEST_CASE("applications: placements are disjoint and sized") {
   EndpointPool pool(32);
   AppSettings s;
-  s.patterns = &registries().patterns;
-  const auto& reg = registries().apps;
+  s.patterns = &test::app_registries().patterns;
+  const auto& reg = test::app_registries().apps;
   const Application a = make_application(reg, Spec::parse("nbody:tasks=10", "t"), 0, pool, s);
   const Application b = make_application(reg, Spec::parse("nbody:tasks=12,placement=random", "t"), 1, pool, s);
   const Application c = make_application(reg, Spec::parse("nbody", "t"), 2, pool, s);  // the 10 left
@@ -118,23 +96,37 @@ TEST_CASE("applications: placements are disjoint and sized") {
   all.insert(c.placement.begin(), c.placement.end());
   CHECK(all.size() == 32);
   CHECK_THROWS_AS(make_application(reg, Spec::parse("nbody:tasks=1", "t"), 3, pool, s), InputError);
-  CHECK_THROWS_AS(make("nbody:tasks=65"), InputError);
-  CHECK_THROWS_AS(make("collective:op=bcast,alg=ring,tasks=8"), InputError);
-  CHECK_THROWS_AS(make("collective:op=bcast,root=8,tasks=8"), InputError);
+  CHECK_THROWS_AS(test::make_app("nbody:tasks=65"), InputError);
+  CHECK_THROWS_AS(test::make_app("collective:op=bcast,alg=ring,tasks=8"), InputError);
+  CHECK_THROWS_AS(test::make_app("collective:op=bcast,root=8,tasks=8"), InputError);
 }
 
 TEST_CASE("applications: every kernel runs to completion on a fat tree") {
   auto t = test::build_topology("fattree:k=4,n=3");
   auto routing = test::build_routing("ecmp", *t);
-  for (const std::string spec :
-       {"stencil2d:tasks=16,iters=2", "stencil3d:tasks=27,iters=2,periodic=false", "wavefront2d:tasks=16",
-        "wavefront3d:tasks=27,iters=2", "nbody:tasks=9", "mapreduce:tasks=20,reducers=4", "graph:tasks=32,iters=3",
-        "dcntraffic:tasks=32,flows=5", "pattern:pattern=randperm,phase_size=8,tasks=32",
-        "pattern:pattern=alltoall,tasks=16", "collective:op=allreduce,tasks=13,iters=2",
-        "collective:op=alltoall,alg=linear,tasks=8,bytes=1000",
-        "collective:op=bcast,root=3,tasks=10,collective_class=0", "collective:op=barrier,tasks=16"}) {
+  for (const std::string spec : {"stencil2d:tasks=16,iters=2",
+                                 "stencil3d:tasks=27,iters=2,periodic=false",
+                                 "wavefront2d:tasks=16",
+                                 "wavefront3d:tasks=27,iters=2",
+                                 "nbody:tasks=9",
+                                 "mapreduce:tasks=20,reducers=4",
+                                 "graph:tasks=32,iters=3",
+                                 "dcntraffic:tasks=32,flows=5",
+                                 "pattern:pattern=randperm,phase_size=8,tasks=32",
+                                 "pattern:pattern=alltoall,tasks=16",
+                                 "collective:op=allreduce,tasks=13,iters=2",
+                                 "collective:op=alltoall,alg=linear,tasks=8,bytes=1000",
+                                 "collective:op=bcast,root=3,tasks=10,collective_class=0",
+                                 "collective:op=barrier,tasks=16",
+                                 "lammps:tasks=27,iters=2",
+                                 "lammps:tasks=8,iters=3,allreduce_every=2,collective_class=1",
+                                 "nekbone:tasks=27,iters=2",
+                                 "nekbone:tasks=8,iters=2,neighbours=6",
+                                 "nn3d:tasks=64,iters=2",
+                                 "uniform_bg:tasks=16,messages=5,bytes=1e5,rate=0.3",
+                                 "permutation_bg:tasks=16,messages=6,bytes=1e5,switch_bytes=2e5,rate=0.5"}) {
     CAPTURE(spec);
-    const Application app = make(spec);
+    const Application app = test::make_app(spec);
     TaskOptions o;
     o.dynamic.verify = true;
     const TaskResult r = TaskEngine(t->network(), *routing).run({app}, o);
@@ -148,9 +140,9 @@ TEST_CASE("applications: every kernel runs to completion on a fat tree") {
 
 TEST_CASE("applications: a recursive-doubling allreduce among 8 tasks takes 3 exchange steps") {
   // On the star every exchange step sends one message each way on every endpoint link: T + L per step.
-  auto t = test::build_topology("graph:file=" + std::string(INTERFLOW_SOURCE_DIR) + "/tests/fixtures/star.ifg");
+  auto t = test::build_topology(test::star_topology());
   auto routing = test::build_routing("bfs", *t);
-  const Application app = make("collective:op=allreduce,alg=recdoubling,tasks=8,bytes=1e5", 8);
+  const Application app = test::make_app("collective:op=allreduce,alg=recdoubling,tasks=8,bytes=1e5", 8);
   const TaskResult r = TaskEngine(t->network(), *routing).run({app}, {});
   REQUIRE(r.blocked.empty());
   CHECK(r.apps[0].messages == 8 * 3);
