@@ -77,6 +77,11 @@ Action add_dynamic_command(CLI::App& app, const Plugins& plugins) {
   cmd->add_flag("--full-resolve", config->full_resolve,
                 "re-solve every active flow at every event batch instead of only those whose rates can change "
                 "(same results, slower; for measuring the incremental solver)");
+  cmd->add_option("--write-goal", config->write_goal,
+                  "with one --app: also write it as a GOAL schedule to this file (manual/traces.md)");
+  cmd->add_option("--write-vef", config->write_vef,
+                  "with one --app: also write it as a VEF trace to this file, each message's dependency taken from "
+                  "this run (manual/traces.md)");
   cmd->add_option("-o,--out", output->dir, "write summary.json, links.csv, series.csv (and flows.csv) here");
   cmd->add_flag("--flows-csv", output->flows_csv, "with --out, also write flows.csv (one row per flow)");
   cmd->add_flag("--json", output->json, "print summary.json on stdout instead of the text summary");

@@ -105,7 +105,7 @@ void app_fields(JsonWriter& j, const DynamicRun& run, std::size_t a) {
   const AppResult& ar = run.tasks.apps[a];
   j.field("app", static_cast<std::uint64_t>(a));
   j.field("spec", app.name);
-  j.field("tasks", static_cast<std::uint64_t>(app.program.tasks));
+  j.field("tasks", static_cast<std::uint64_t>(app.tasks()));
   j.field("class", static_cast<std::uint64_t>(app.service_class));
   j.field("start_s", ar.start_s);
   j.field("end_s", ar.complete ? ar.end_s : 0.0);
@@ -233,7 +233,7 @@ void print_dynamic_summary_text(const DynamicRun& run, std::ostream& out) {
       << t.fct.max << " s\n";
   for (std::size_t a = 0; a < run.apps.size(); ++a) {
     const AppResult& ar = run.tasks.apps[a];
-    out << "  app " << a << " " << run.apps[a].name << ": " << run.apps[a].program.tasks << " tasks, ";
+    out << "  app " << a << " " << run.apps[a].name << ": " << run.apps[a].tasks() << " tasks, ";
     if (ar.complete)
       out << "runtime " << ar.runtime_s() << " s (from " << ar.start_s << " s)";
     else
@@ -293,19 +293,20 @@ void write_dynamic_results_dir(const DynamicRun& run, const std::string& dir, bo
            "max_message_latency_s,compute_s\n";
     for (std::size_t a = 0; a < run.apps.size(); ++a) {
       const AppResult& ar = run.tasks.apps[a];
-      out << a << ",\"" << run.apps[a].name << "\"," << run.apps[a].program.tasks << ',' << run.apps[a].service_class
-          << ',' << num(ar.start_s) << ',' << num(ar.end_s) << ',' << num(ar.runtime_s()) << ',' << int(ar.complete)
-          << ',' << ar.messages << ',' << JsonWriter::number(ar.bytes) << ',' << num(ar.mean_latency_s) << ','
+      out << a << ",\"" << run.apps[a].name << "\"," << run.apps[a].tasks() << ',' << run.apps[a].service_class << ','
+          << num(ar.start_s) << ',' << num(ar.end_s) << ',' << num(ar.runtime_s()) << ',' << int(ar.complete) << ','
+          << ar.messages << ',' << JsonWriter::number(ar.bytes) << ',' << num(ar.mean_latency_s) << ','
           << num(ar.max_latency_s) << ',' << num(ar.compute_s) << '\n';
     }
     auto tasks = open_output(base / "tasks.csv");
-    tasks << "app,task,endpoint,finish_s,compute_s\n";
+    tasks << "app,task,endpoint,finish_s,compute_s,comm_wait_s\n";
     for (std::size_t a = 0; a < run.apps.size(); ++a)
-      for (std::uint32_t t = 0; t < run.apps[a].program.tasks; ++t) {
+      for (std::uint32_t t = 0; t < run.apps[a].tasks(); ++t) {
         const std::uint32_t g = run.tasks.task_offset[a] + t;
         const double finish = run.tasks.task_finish_s[g];
         tasks << a << ',' << t << ',' << run.apps[a].placement[t] << ',' << num(finish) << ','
-              << JsonWriter::number(run.tasks.task_compute_s[g]) << '\n';
+              << JsonWriter::number(run.tasks.task_compute_s[g]) << ','
+              << num(finish - run.tasks.apps[a].start_s - run.tasks.task_compute_s[g]) << '\n';
       }
     if (!run.tasks.blocked.empty()) {
       auto blocked = open_output(base / "blocked.csv");

@@ -5,14 +5,17 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
 #include <numeric>
 
 #include "cli/json.hpp"
+#include "engine/graph_engine.hpp"
 #include "engine/progress.hpp"
 #include "engine/random.hpp"
 #include "engine/system.hpp"
 #include "workloads/application.hpp"
 #include "workloads/flow_list.hpp"
+#include "workloads/traces.hpp"
 
 namespace interflow::cli {
 
@@ -118,7 +121,7 @@ DynamicRun run_dynamic(const Plugins& plugins, const DynamicConfig& config) {
   for (std::uint32_t c : run.workload.service_class) classes = std::max(classes, c + 1);
   for (const Application& app : run.apps) {
     classes = std::max(classes, app.service_class + 1);
-    for (std::uint8_t k : app.program.klass)
+    for (std::uint8_t k : app.is_trace() ? app.graph.klass : app.program.klass)
       if (k != kAppClass) classes = std::max<std::uint32_t>(classes, k + 1u);
   }
   if (!config.class_shares.empty() && config.policy != "ba")
@@ -133,7 +136,32 @@ DynamicRun run_dynamic(const Plugins& plugins, const DynamicConfig& config) {
     task_options.dynamic = options;
     task_options.cpu_scale = config.cpu_scale;
     task_options.max_in_flight = config.max_in_flight;
-    run.tasks = TaskEngine(net, *run.setup.routing).run(run.apps, task_options);
+    // Traces need the graph engine; the other applications then run on it in their graph form.
+    const bool writing = !config.write_goal.empty() || !config.write_vef.empty();
+    const bool traces =
+        writing || std::any_of(run.apps.begin(), run.apps.end(), [](const Application& a) { return a.is_trace(); });
+    if (writing && run.apps.size() != 1) throw InputError("--write-goal and --write-vef take exactly one --app");
+    if (traces) {
+      std::vector<GraphApplication> graphs;
+      for (const Application& app : run.apps) graphs.push_back(as_graph(app));
+      task_options.record_operations = !config.write_vef.empty();
+      run.tasks = GraphEngine(net, *run.setup.routing).run(graphs, task_options);
+      if (!config.write_goal.empty()) {
+        std::ofstream out(config.write_goal);
+        if (!out) throw InputError(config.write_goal + ": cannot write the GOAL schedule");
+        workloads::write_goal(graphs[0].graph, out, {});
+      }
+      if (!config.write_vef.empty()) {
+        if (!run.tasks.blocked.empty()) throw InputError("--write-vef: the application did not run to completion");
+        std::ofstream out(config.write_vef);
+        if (!out) throw InputError(config.write_vef + ": cannot write the VEF trace");
+        workloads::write_vef(graphs[0].graph, run.tasks.op_start_s, run.tasks.op_done_s, out, {});
+        run.tasks.op_start_s = {};
+        run.tasks.op_done_s = {};
+      }
+    } else {
+      run.tasks = TaskEngine(net, *run.setup.routing).run(run.apps, task_options);
+    }
     run.workload = std::move(run.tasks.messages);
     run.result = std::move(run.tasks.flows);
   } else {

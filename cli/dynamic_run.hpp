@@ -40,6 +40,9 @@ struct DynamicConfig {
   std::vector<double> class_caps;    // qos
   std::vector<std::uint32_t> class_priorities;  // fp, qos
   bool progress = false;
+  // Trace generation (one application): write it as a GOAL schedule and/or a VEF trace, the VEF
+  // dependencies taken from this run (workloads/traces.hpp).
+  std::string write_goal, write_vef;
 };
 
 struct DynamicRun {

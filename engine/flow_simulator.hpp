@@ -7,6 +7,8 @@
 //
 // A driver's loop:  t = min(next_end(), its own next event); advance_to(t); end_due() and react to the
 // ended flows; start flows (start()); resolve(); repeat until nothing is left; then close().
+#include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <limits>
 #include <memory>
@@ -44,6 +46,43 @@ class FlowSimulator {
   void resolve();
   // Closes the books at the end of the run: per-link bytes and busy time, makespan, time series, stats.
   void close();
+
+  // The event loop of a driver with timed events of its own (`events`: a min-heap of items with a
+  // `time`) and a list of `ready` items: each batch ends the transfers due (on_ended(flow)), handles
+  // the driver's events due (on_event(event)) and what they made ready (on_ready(item)) until nothing
+  // more happens at this instant, counts the batch's events, updates the progress line with
+  // `done_count` and re-shares bandwidth. Returns when nothing is left to happen.
+  template <typename Events, typename OnEnded, typename OnEvent, typename OnReady>
+  void run(Events& events, std::vector<std::uint32_t>& ready, OnEnded&& on_ended, OnEvent&& on_event,
+           OnReady&& on_ready, Progress* progress, const std::uint64_t& done_count) {
+    std::vector<FlowId> ended;
+    for (;;) {
+      const double next = std::min(next_end(), events.empty() ? kNever : events.top().time);
+      if (next == kNever) break;
+      const double horizon = advance_to(next);
+      ended.clear();
+      end_due(horizon, ended);
+      std::uint64_t batch = ended.size();
+      for (FlowId f : ended) on_ended(f);
+      for (;;) {
+        while (!events.empty() && events.top().time <= horizon) {
+          const auto e = events.top();
+          events.pop();
+          ++batch;
+          on_event(e);
+        }
+        if (ready.empty()) break;
+        while (!ready.empty()) {
+          const std::uint32_t item = ready.back();
+          ready.pop_back();
+          on_ready(item);
+        }
+      }
+      r_.events += batch;
+      if (progress) progress->counter()->store(done_count, std::memory_order_relaxed);
+      resolve();
+    }
+  }
 
   double now() const { return now_; }
   bool busy() const { return active_flows_ > 0; }

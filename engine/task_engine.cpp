@@ -61,6 +61,56 @@ std::string describe(const Program& p, std::uint64_t op) {
 
 }  // namespace
 
+void check_application(const Network& net, const std::string& what, std::uint32_t tasks,
+                       const std::vector<EndpointId>& placement, double arrival_s) {
+  if (placement.size() != tasks)
+    throw InputError(what + ": " + std::to_string(tasks) + " tasks but " + std::to_string(placement.size()) +
+                     " placed");
+  for (EndpointId e : placement)
+    if (e >= net.num_endpoints())
+      throw InputError(what + ": a task is placed on endpoint " + std::to_string(e) + ", beyond the network's " +
+                       std::to_string(net.num_endpoints()));
+  if (!(arrival_s >= 0) || !std::isfinite(arrival_s)) throw InputError(what + ": arrival time must be finite and >= 0");
+}
+
+void summarise_applications(TaskResult& res, const std::vector<double>& arrival_s) {
+  const std::size_t num_apps = arrival_s.size();
+  const DynamicWorkload& m = res.messages;
+  const DynamicResult& r = res.flows;
+  const std::size_t n = m.size();
+  res.apps.resize(num_apps);
+  for (std::size_t a = 0; a < num_apps; ++a) {
+    AppResult& ar = res.apps[a];
+    ar.start_s = arrival_s[a];
+    ar.complete = true;
+    ar.end_s = ar.start_s;
+    for (std::uint32_t g = res.task_offset[a]; g < res.task_offset[a + 1]; ++g) {
+      ar.compute_s += res.task_compute_s[g];
+      if (std::isnan(res.task_finish_s[g]))
+        ar.complete = false;
+      else
+        ar.end_s = std::max(ar.end_s, res.task_finish_s[g]);
+    }
+    if (!ar.complete) ar.end_s = std::numeric_limits<double>::quiet_NaN();
+  }
+  std::vector<std::uint64_t> delivered_count(num_apps, 0);
+  for (std::size_t msg = 0; msg < n; ++msg) {
+    AppResult& ar = res.apps[res.message_app[msg]];
+    ++ar.messages;
+    ar.bytes += m.bytes[msg];
+    if (r.state[msg] != FlowState::Delivered && r.state[msg] != FlowState::Self) continue;
+    const double latency = r.finish_s[msg] - r.start_s[msg];
+    ar.mean_latency_s += latency;
+    ar.max_latency_s = std::max(ar.max_latency_s, latency);
+    ++delivered_count[res.message_app[msg]];
+  }
+  for (std::size_t a = 0; a < num_apps; ++a)
+    if (delivered_count[a] > 0) res.apps[a].mean_latency_s /= static_cast<double>(delivered_count[a]);
+  res.makespan_s = r.makespan_s;
+  for (double f : res.task_finish_s)
+    if (std::isfinite(f)) res.makespan_s = std::max(res.makespan_s, f);
+}
+
 TaskResult TaskEngine::run(const std::vector<Application>& apps, const TaskOptions& o) const {
   if (!(o.cpu_scale >= 0) || !std::isfinite(o.cpu_scale))
     throw InputError("CPU scale factor " + std::to_string(o.cpu_scale) + ": expected a finite number >= 0");
@@ -71,17 +121,10 @@ TaskResult TaskEngine::run(const std::vector<Application>& apps, const TaskOptio
   for (std::size_t a = 0; a < num_apps; ++a) {
     const Application& app = apps[a];
     const std::string what = "application " + std::to_string(a) + (app.name.empty() ? "" : " (" + app.name + ")");
+    if (app.is_trace()) throw InputError(what + ": a trace runs on the graph engine, not the task engine");
     if (app.program.offsets.size() != app.program.tasks + std::size_t{1})
       throw InputError(what + ": its program is not built");
-    if (app.placement.size() != app.program.tasks)
-      throw InputError(what + ": " + std::to_string(app.program.tasks) + " tasks but " +
-                       std::to_string(app.placement.size()) + " placed");
-    for (EndpointId e : app.placement)
-      if (e >= net_.num_endpoints())
-        throw InputError(what + ": a task is placed on endpoint " + std::to_string(e) + ", beyond the network's " +
-                         std::to_string(net_.num_endpoints()));
-    if (!(app.arrival_s >= 0) || !std::isfinite(app.arrival_s))
-      throw InputError(what + ": arrival time must be finite and >= 0");
+    check_application(net_, what, app.program.tasks, app.placement, app.arrival_s);
     op_base[a + 1] = op_base[a] + app.program.size();
     res.task_offset[a + 1] = res.task_offset[a] + app.program.tasks;
   }
@@ -263,37 +306,18 @@ TaskResult TaskEngine::run(const std::vector<Application>& apps, const TaskOptio
   };
 
   if (o.dynamic.progress) o.dynamic.progress->phase("simulating: messages sent", n);
-  std::vector<FlowId> ended;
-  for (;;) {
-    const double next = std::min(sim.next_end(), events.empty() ? FlowSimulator::kNever : events.top().time);
-    if (next == FlowSimulator::kNever) break;
-    const double horizon = sim.advance_to(next);
-    ended.clear();
-    sim.end_due(horizon, ended);
-    std::uint64_t batch = ended.size();
-    for (FlowId f : ended) transfer_ended(f);
-    // Deliveries and wake-ups due now, and the tasks they release, until nothing more happens now.
-    for (;;) {
-      while (!events.empty() && events.top().time <= horizon) {
-        const Event e = events.top();
-        events.pop();
-        ++batch;
+  sim.run(
+      events, ready, transfer_ended,
+      [&](const Event& e) {
         if (e.delivery)
           delivered(e.id);
         else
           wake(e.id);
-      }
-      if (ready.empty()) break;
-      while (!ready.empty()) {
-        const std::uint32_t task = ready.back();
-        ready.pop_back();
+      },
+      [&](std::uint32_t task) {
         if (state[task] == TaskState::Running) advance(task);
-      }
-    }
-    r.events += batch;
-    if (o.dynamic.progress) o.dynamic.progress->counter()->store(ended_messages, std::memory_order_relaxed);
-    sim.resolve();
-  }
+      },
+      o.dynamic.progress, ended_messages);
   r.simulate_seconds = clock.seconds();
   sim.close();
 
@@ -333,38 +357,9 @@ TaskResult TaskEngine::run(const std::vector<Application>& apps, const TaskOptio
   for (std::size_t msg = 0; msg < n; ++msg)
     if ((flags[msg] & kDelivered) && !(flags[msg] & kReceived)) ++res.unreceived_messages;
 
-  // Per application.
-  res.apps.resize(num_apps);
-  for (std::size_t a = 0; a < num_apps; ++a) {
-    AppResult& ar = res.apps[a];
-    ar.start_s = apps[a].arrival_s;
-    ar.complete = true;
-    ar.end_s = ar.start_s;
-    for (std::uint32_t g = res.task_offset[a]; g < res.task_offset[a + 1]; ++g) {
-      ar.compute_s += res.task_compute_s[g];
-      if (std::isnan(res.task_finish_s[g]))
-        ar.complete = false;
-      else
-        ar.end_s = std::max(ar.end_s, res.task_finish_s[g]);
-    }
-    if (!ar.complete) ar.end_s = std::numeric_limits<double>::quiet_NaN();
-  }
-  std::vector<std::uint64_t> delivered_count(num_apps, 0);
-  for (std::size_t msg = 0; msg < n; ++msg) {
-    AppResult& ar = res.apps[res.message_app[msg]];
-    ++ar.messages;
-    ar.bytes += m.bytes[msg];
-    if (r.state[msg] != FlowState::Delivered && r.state[msg] != FlowState::Self) continue;
-    const double latency = r.finish_s[msg] - r.start_s[msg];
-    ar.mean_latency_s += latency;
-    ar.max_latency_s = std::max(ar.max_latency_s, latency);
-    ++delivered_count[res.message_app[msg]];
-  }
-  for (std::size_t a = 0; a < num_apps; ++a)
-    if (delivered_count[a] > 0) res.apps[a].mean_latency_s /= static_cast<double>(delivered_count[a]);
-  res.makespan_s = r.makespan_s;
-  for (double f : res.task_finish_s)
-    if (std::isfinite(f)) res.makespan_s = std::max(res.makespan_s, f);
+  std::vector<double> arrivals(num_apps);
+  for (std::size_t a = 0; a < num_apps; ++a) arrivals[a] = apps[a].arrival_s;
+  summarise_applications(res, arrivals);
   return res;
 }
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "engine/dynamic_engine.hpp"
+#include "engine/op_graph.hpp"
 #include "engine/program.hpp"
 
 namespace interflow {
@@ -18,6 +19,9 @@ namespace interflow {
 struct Application {
   std::string name;
   Program program;
+  OpGraph graph;  // a trace: its operation graph (program unused), run by the graph engine
+  bool is_trace() const { return graph.ranks > 0; }
+  std::uint32_t tasks() const { return is_trace() ? graph.ranks : program.tasks; }
   std::vector<EndpointId> placement;  // per task: the endpoint it runs on
   std::uint32_t service_class = 0;    // of its messages (unless an operation names its own)
   double arrival_s = 0;               // when its tasks start
@@ -27,6 +31,7 @@ struct TaskOptions {
   DynamicOptions dynamic;           // seed, policy, path memory, verify, series...
   double cpu_scale = 1.0;           // multiplies every compute() duration
   std::uint32_t max_in_flight = 0;  // per task: messages under transfer at once (INRFlow's injmode); 0 = no limit
+  bool record_operations = false;   // graph engine: keep every operation's start and completion time
 };
 
 // A task that could never finish, and why.
@@ -55,10 +60,19 @@ struct TaskResult {
   std::vector<std::uint32_t> task_offset;
   std::vector<double> task_finish_s, task_compute_s;
   std::vector<AppResult> apps;
-  std::vector<BlockedTask> blocked;       // empty when every task finished
+  std::vector<BlockedTask> blocked;  // empty when every task finished
+  // Graph engine with TaskOptions::record_operations: per operation (applications concatenated), when
+  // it started and completed (NaN if it never did).
+  std::vector<double> op_start_s, op_done_s;
   std::uint64_t unreceived_messages = 0;  // delivered but never received by a matching receive
   double makespan_s = 0;
 };
+
+// Shared by the task and graph engines: checks an application's placement and arrival (InputError
+// naming `what`), and fills res.apps from the per-task and per-message results.
+void check_application(const Network& net, const std::string& what, std::uint32_t tasks,
+                       const std::vector<EndpointId>& placement, double arrival_s);
+void summarise_applications(TaskResult& res, const std::vector<double>& arrival_s);
 
 class TaskEngine {
  public:

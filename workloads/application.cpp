@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "engine/error.hpp"
+#include "workloads/text_lines.hpp"
 
 namespace interflow::workloads {
 
@@ -13,6 +14,9 @@ std::vector<ParamSpec> app_params(std::vector<ParamSpec> own) {
                           4294967295.0));
   own.push_back(choice_param("placement", "consecutive", {"consecutive", "random"},
                              "which free endpoints the tasks run on: the first ones in id order, or drawn at random"));
+  own.push_back(string_param("mapping", "none",
+                             "a file with the endpoint of every task (one id per task, in task order; none = use "
+                             "placement)"));
   own.push_back(int_param("class", "0", "service class of the application's messages", 0, 254));
   own.push_back(real_param("arrival", "0", "when the application's tasks start (seconds)", 0));
   return own;
@@ -53,27 +57,60 @@ std::vector<EndpointId> EndpointPool::take_random(std::uint32_t count, Rng& rng,
   return candidates;
 }
 
+std::vector<EndpointId> EndpointPool::take_mapped(std::uint32_t count, const std::string& path,
+                                                  const std::string& who) {
+  TextLines in(path, "mapping file of " + who + " (expected one endpoint id per task)");
+  std::vector<EndpointId> out;
+  out.reserve(count);
+  while (in.next())
+    while (!in.at_end()) {
+      const std::uint64_t e = in.whole(in.token(), "endpoint id");
+      if (out.size() == count) in.fail("more endpoints than the " + std::to_string(count) + " tasks of " + who);
+      if (e >= used_.size())
+        in.fail("endpoint " + std::to_string(e) + " is beyond the network's " + std::to_string(used_.size()));
+      if (used_[e]) in.fail("endpoint " + std::to_string(e) + " is already taken (by this or another application)");
+      used_[e] = 1;
+      out.push_back(static_cast<EndpointId>(e));
+    }
+  if (out.size() != count)
+    throw InputError(path + ": lists " + std::to_string(out.size()) + " endpoints for the " + std::to_string(count) +
+                     " tasks of " + who);
+  free_count_ -= count;
+  return out;
+}
+
 Application make_application(const AppRegistry& registry, const Spec& spec, std::uint32_t index, EndpointPool& pool,
                              const AppSettings& settings) {
   const ParamSet params = registry.validate(spec);
   const std::string who = "application " + std::to_string(index) + " (" + spec.text + ")";
   auto tasks = static_cast<std::uint32_t>(params.get_int("tasks"));
+  AppContext ctx;
+  ctx.seed = derive_seed(settings.seed, Stream::Application, index);
+  ctx.endpoint_gbps = settings.endpoint_gbps;
+  ctx.patterns = settings.patterns;
+  const auto kernel = registry.create(spec);
+  Application app;
+  if (std::optional<OpGraph> graph = kernel->trace(ctx)) {
+    if (tasks != 0 && tasks != graph->ranks)
+      throw InputError(who + ": tasks=" + std::to_string(tasks) + " but the trace has " + std::to_string(graph->ranks) +
+                       " ranks");
+    tasks = graph->ranks;
+    app.graph = std::move(*graph);
+  }
   if (tasks == 0) tasks = pool.free();
   if (tasks == 0) throw InputError(who + ": no free endpoint is left for it");
-  Application app;
   app.name = spec.text;
   app.service_class = static_cast<std::uint32_t>(params.get_int("class"));
   app.arrival_s = params.get_real("arrival");
   Rng rng(derive_seed(settings.seed, Stream::Placement, index));
-  app.placement = params.get_string("placement") == "random" ? pool.take_random(tasks, rng, who)
-                                                             : pool.take_consecutive(tasks, who);
-  AppContext ctx;
+  const std::string& mapping = params.get_string("mapping");
+  app.placement = mapping != "none"                            ? pool.take_mapped(tasks, mapping, who)
+                  : params.get_string("placement") == "random" ? pool.take_random(tasks, rng, who)
+                                                               : pool.take_consecutive(tasks, who);
+  if (app.is_trace()) return app;
   ctx.tasks = tasks;
-  ctx.seed = derive_seed(settings.seed, Stream::Application, index);
-  ctx.endpoint_gbps = settings.endpoint_gbps;
-  ctx.patterns = settings.patterns;
   ProgramBuilder builder(tasks);
-  registry.create(spec)->generate(ctx, builder);
+  kernel->generate(ctx, builder);
   app.program = builder.build();
   return app;
 }
@@ -116,6 +153,7 @@ void register_apps(AppRegistry& registry) {
   register_collective_app(registry);
   register_hpc_apps(registry);
   register_background_apps(registry);
+  register_trace_apps(registry);
 }
 
 }  // namespace interflow::workloads

@@ -7,6 +7,7 @@
 // Adding a kernel: one file with a register_...() function plus one line in register_apps.cpp.
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,9 @@ class AppKernel {
  public:
   virtual ~AppKernel() = default;
   virtual void generate(const AppContext& ctx, ProgramBuilder& b) const = 0;
+  // Trace kernels read the whole application as an operation graph (its ranks fix the task count;
+  // ctx.tasks is 0) and never generate(); the others return nothing.
+  virtual std::optional<OpGraph> trace(const AppContext&) const { return std::nullopt; }
 };
 
 using AppRegistry = Registry<AppKernel>;
@@ -45,6 +49,9 @@ class EndpointPool {
   // `count` free endpoints: the first ones in id order, or drawn at random; InputError if too few.
   std::vector<EndpointId> take_consecutive(std::uint32_t count, const std::string& who);
   std::vector<EndpointId> take_random(std::uint32_t count, Rng& rng, const std::string& who);
+  // The endpoints listed in a mapping file (one endpoint id per task, whitespace-separated, '#'
+  // comments); InputError naming the file and line for an id out of range or already taken.
+  std::vector<EndpointId> take_mapped(std::uint32_t count, const std::string& path, const std::string& who);
 
  private:
   void check(std::uint32_t count, const std::string& who) const;
@@ -70,6 +77,7 @@ void register_datacentre_apps(AppRegistry& registry);     // mapreduce, graph, d
 void register_collective_app(AppRegistry& registry);      // collective
 void register_hpc_apps(AppRegistry& registry);            // lammps, nekbone, nn3d
 void register_background_apps(AppRegistry& registry);     // uniform_bg, permutation_bg
+void register_trace_apps(AppRegistry& registry);          // goal, vef, trc
 
 // For kernels that run MPI collectives: the tasks 0..n-1 as a communicator, and the
 // `collective_class` parameter (the service class of the collectives' messages; -1 = the

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "engine/error.hpp"
+#include "engine/graph_engine.hpp"
 #include "tests/support/app_support.hpp"
 
 using namespace interflow;
@@ -28,6 +29,32 @@ Counts count(const Program& p) {
     if (is_receive(p.kind[i])) ++c.recvs;
   }
   return c;
+}
+
+// One spec of every kernel (several for kernels with distinct modes), sized for a 16-endpoint fat tree.
+const std::vector<std::string>& every_kernel() {
+  static const std::vector<std::string> specs{"stencil2d:tasks=16,iters=2",
+                                              "stencil3d:tasks=27,iters=2,periodic=false",
+                                              "wavefront2d:tasks=16",
+                                              "wavefront3d:tasks=27,iters=2",
+                                              "nbody:tasks=9",
+                                              "mapreduce:tasks=20,reducers=4",
+                                              "graph:tasks=32,iters=3",
+                                              "dcntraffic:tasks=32,flows=5",
+                                              "pattern:pattern=randperm,phase_size=8,tasks=32",
+                                              "pattern:pattern=alltoall,tasks=16",
+                                              "collective:op=allreduce,tasks=13,iters=2",
+                                              "collective:op=alltoall,alg=linear,tasks=8,bytes=1000",
+                                              "collective:op=bcast,root=3,tasks=10,collective_class=0",
+                                              "collective:op=barrier,tasks=16",
+                                              "lammps:tasks=27,iters=2",
+                                              "lammps:tasks=8,iters=3,allreduce_every=2,collective_class=1",
+                                              "nekbone:tasks=27,iters=2",
+                                              "nekbone:tasks=8,iters=2,neighbours=6",
+                                              "nn3d:tasks=64,iters=2",
+                                              "uniform_bg:tasks=16,messages=5,bytes=1e5,rate=0.3",
+                                              "permutation_bg:tasks=16,messages=6,bytes=1e5,switch_bytes=2e5,rate=0.5"};
+  return specs;
 }
 
 }  // namespace
@@ -104,27 +131,7 @@ TEST_CASE("applications: placements are disjoint and sized") {
 TEST_CASE("applications: every kernel runs to completion on a fat tree") {
   auto t = test::build_topology("fattree:k=4,n=3");
   auto routing = test::build_routing("ecmp", *t);
-  for (const std::string spec : {"stencil2d:tasks=16,iters=2",
-                                 "stencil3d:tasks=27,iters=2,periodic=false",
-                                 "wavefront2d:tasks=16",
-                                 "wavefront3d:tasks=27,iters=2",
-                                 "nbody:tasks=9",
-                                 "mapreduce:tasks=20,reducers=4",
-                                 "graph:tasks=32,iters=3",
-                                 "dcntraffic:tasks=32,flows=5",
-                                 "pattern:pattern=randperm,phase_size=8,tasks=32",
-                                 "pattern:pattern=alltoall,tasks=16",
-                                 "collective:op=allreduce,tasks=13,iters=2",
-                                 "collective:op=alltoall,alg=linear,tasks=8,bytes=1000",
-                                 "collective:op=bcast,root=3,tasks=10,collective_class=0",
-                                 "collective:op=barrier,tasks=16",
-                                 "lammps:tasks=27,iters=2",
-                                 "lammps:tasks=8,iters=3,allreduce_every=2,collective_class=1",
-                                 "nekbone:tasks=27,iters=2",
-                                 "nekbone:tasks=8,iters=2,neighbours=6",
-                                 "nn3d:tasks=64,iters=2",
-                                 "uniform_bg:tasks=16,messages=5,bytes=1e5,rate=0.3",
-                                 "permutation_bg:tasks=16,messages=6,bytes=1e5,switch_bytes=2e5,rate=0.5"}) {
+  for (const std::string& spec : every_kernel()) {
     CAPTURE(spec);
     const Application app = test::make_app(spec);
     TaskOptions o;
@@ -135,6 +142,32 @@ TEST_CASE("applications: every kernel runs to completion on a fat tree") {
     CHECK(r.apps[0].complete);
     CHECK(r.apps[0].runtime_s() > 0);
     CHECK(r.flows.max_verify_error < 1e-9);
+  }
+}
+
+TEST_CASE("applications: every kernel keeps its timing as an operation graph") {
+  // The graph form of a program (engine/op_graph.hpp) run by the graph engine must give every task
+  // the finish time the task engine gives it: the graph engine replays traces with this semantics.
+  auto t = test::build_topology("fattree:k=4,n=3");
+  auto routing = test::build_routing("ecmp", *t);
+  for (const std::string& spec : every_kernel()) {
+    CAPTURE(spec);
+    const Application app = test::make_app(spec);
+    TaskOptions o;
+    o.cpu_scale = 1.5;
+    const TaskResult direct = TaskEngine(t->network(), *routing).run({app}, o);
+    const TaskResult graph = GraphEngine(t->network(), *routing).run({as_graph(app)}, o);
+    CHECK(graph.blocked.empty());
+    CHECK(graph.unreceived_messages == 0);
+    REQUIRE(graph.task_finish_s.size() == direct.task_finish_s.size());
+    for (std::size_t k = 0; k < direct.task_finish_s.size(); ++k) {
+      CAPTURE(k);
+      CHECK(graph.task_finish_s[k] == doctest::Approx(direct.task_finish_s[k]).epsilon(1e-9));
+      CHECK(graph.task_compute_s[k] == doctest::Approx(direct.task_compute_s[k]).epsilon(1e-12));
+    }
+    CHECK(graph.apps[0].messages == direct.apps[0].messages);
+    CHECK(graph.apps[0].runtime_s() == doctest::Approx(direct.apps[0].runtime_s()).epsilon(1e-9));
+    CHECK(graph.apps[0].max_latency_s == doctest::Approx(direct.apps[0].max_latency_s).epsilon(1e-9));
   }
 }
 
