@@ -24,6 +24,12 @@ Action add_dynamic_command(CLI::App& app, const Plugins& plugins) {
   cmd->add_option("-a,--app", config->apps,
                   "an application KERNEL:key=value,... (repeatable; tasks, placement, class, arrival plus the "
                   "kernel's own; see `interflow list application`): tasks run programs instead of flows");
+  cmd->add_option("--inrflow-workload", config->inrflow_workload,
+                  "INRFlow workload file: one application per line '<arrival> <kernel>[_<params>] <ntasks> "
+                  "<allocation>', added to the --app list (manual/traces.md)");
+  cmd->add_option("--inrflow-time-unit", config->inrflow_time_unit,
+                  "seconds per unit of the INRFlow workload file's arrival times")
+      ->capture_default_str();
   cmd->add_option("--cpu-scale", config->cpu_scale, "with --app: factor applied to every computation")
       ->capture_default_str();
   cmd->add_option("--max-in-flight", config->max_in_flight,

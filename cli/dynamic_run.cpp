@@ -15,6 +15,7 @@
 #include "engine/system.hpp"
 #include "workloads/application.hpp"
 #include "workloads/flow_list.hpp"
+#include "workloads/inrflow_workload.hpp"
 #include "workloads/traces.hpp"
 
 namespace interflow::cli {
@@ -37,8 +38,10 @@ DynamicRun run_dynamic(const Plugins& plugins, const DynamicConfig& config) {
   check_link_options(config.network.links);
   if (!(config.bytes >= 0) || !std::isfinite(config.bytes))
     throw InputError("--bytes " + std::to_string(config.bytes) + ": expected a finite size >= 0");
-  if (!config.apps.empty() && !config.flow_file.empty())
-    throw InputError("--app and --flow-file are two kinds of workload; give one");
+  if ((!config.apps.empty() || !config.inrflow_workload.empty()) && !config.flow_file.empty())
+    throw InputError("--app (or --inrflow-workload) and --flow-file are two kinds of workload; give one");
+  if (!(config.inrflow_time_unit > 0) || !std::isfinite(config.inrflow_time_unit))
+    throw InputError("--inrflow-time-unit: expected a finite number of seconds > 0");
   if (!(config.cpu_scale >= 0) || !std::isfinite(config.cpu_scale))
     throw InputError("--cpu-scale " + std::to_string(config.cpu_scale) + ": expected a finite factor >= 0");
   if (config.phase_size > 0 && !config.flow_file.empty())
@@ -56,7 +59,12 @@ DynamicRun run_dynamic(const Plugins& plugins, const DynamicConfig& config) {
 
   Spec pattern_spec;
   std::vector<Spec> app_specs;
-  for (const std::string& text : config.apps) {
+  std::vector<std::string> app_texts = config.apps;
+  if (!config.inrflow_workload.empty())
+    for (std::string& spec :
+         workloads::read_inrflow_workload(config.inrflow_workload, plugins.apps, config.inrflow_time_unit))
+      app_texts.push_back(std::move(spec));
+  for (const std::string& text : app_texts) {
     app_specs.push_back(Spec::parse(text, "--app"));
     plugins.apps.validate(app_specs.back());
   }

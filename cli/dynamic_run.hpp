@@ -33,6 +33,8 @@ struct DynamicConfig {
   std::uint32_t series_bins = 200;
   bool full_resolve = false;         // re-solve every active flow at every batch (to measure the incremental gain)
   std::vector<std::string> apps;     // application specs (workloads/application.hpp); when given, tasks run programs
+  std::string inrflow_workload;      // INRFlow workload file: more applications (workloads/inrflow_workload.hpp)
+  double inrflow_time_unit = 1e-9;   // seconds per unit of its arrival times
   double cpu_scale = 1.0;            // multiplies every compute() of the applications
   std::uint32_t max_in_flight = 0;   // per task (INRFlow's injmode); 0 = no limit
   std::string policy = "np";         // class policy: np, fp, ba, qos (engine/class_policy.hpp)

@@ -15,8 +15,9 @@ class GoalTrace : public AppKernel {
  public:
   explicit GoalTrace(const ParamSet& p) : p_(p) {}
   void generate(const AppContext&, ProgramBuilder&) const override {}
-  std::optional<OpGraph> trace(const AppContext&) const override {
+  std::optional<OpGraph> trace(const AppContext& ctx) const override {
     GoalOptions o;
+    o.max_ranks = ctx.free_endpoints;
     o.calc_unit_s = p_.get_real("calc_unit");
     return read_goal(file(p_), o);
   }
@@ -42,8 +43,9 @@ class VefTrace : public AppKernel {
  public:
   explicit VefTrace(const ParamSet& p) : p_(p) {}
   void generate(const AppContext&, ProgramBuilder&) const override {}
-  std::optional<OpGraph> trace(const AppContext&) const override {
+  std::optional<OpGraph> trace(const AppContext& ctx) const override {
     VefOptions o;
+    o.max_ranks = ctx.free_endpoints;
     o.time_unit_s = p_.get_real("time_unit");
     o.algorithm = algorithm_from_name(p_.get_string("alg"));
     const std::vector<std::string> deps = items(p_.get_string("dep_codes"));
@@ -74,8 +76,9 @@ class InrflowTrace : public AppKernel {
  public:
   explicit InrflowTrace(const ParamSet& p) : p_(p) {}
   void generate(const AppContext&, ProgramBuilder&) const override {}
-  std::optional<OpGraph> trace(const AppContext&) const override {
+  std::optional<OpGraph> trace(const AppContext& ctx) const override {
     TrcOptions o;
+    o.max_ranks = ctx.free_endpoints;
     o.swapped = p_.get_string("order") == "swapped";
     o.compute_unit_s = p_.get_real("compute_unit");
     o.ranks = static_cast<std::uint32_t>(p_.get_int("ranks"));

@@ -47,7 +47,9 @@ OpGraph read_goal(const std::string& path, const GoalOptions& options) {
   if (in.token() != "num_ranks") in.fail("expected 'num_ranks <n>' as the first line");
   const std::uint64_t ranks = in.whole(in.expect("the number of ranks"), "number of ranks");
   in.expect_end("num_ranks");
-  if (ranks == 0 || ranks >= (1ULL << 31)) in.fail("the number of ranks must be between 1 and 2^31 - 1");
+  if (ranks == 0 || ranks > options.max_ranks)
+    in.fail("the number of ranks must be between 1 and " + std::to_string(options.max_ranks) +
+            " (the endpoints free for the trace)");
   OpGraphBuilder b(static_cast<std::uint32_t>(ranks));
   std::vector<std::uint8_t> seen(ranks, 0);
   std::unordered_map<std::string, std::uint32_t> labels;  // of the current rank

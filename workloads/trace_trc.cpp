@@ -46,11 +46,16 @@ void read_events(const std::string& path, const TrcOptions& options, Add&& add) 
 OpGraph read_trc(const std::string& path, const TrcOptions& options) {
   std::uint64_t ranks = options.ranks;
   if (ranks == 0)  // a first pass for the largest rank named
-    read_events(path, options, [&](TextLines&, char, std::uint64_t rank, std::uint64_t peer, std::uint64_t, double) {
+    read_events(path, options, [&](TextLines& in, char, std::uint64_t rank, std::uint64_t peer, std::uint64_t, double) {
+      if (std::max(rank, peer) >= options.max_ranks)
+        in.fail("rank " + std::to_string(std::max(rank, peer)) + " is beyond the " + std::to_string(options.max_ranks) +
+                " ranks that fit (the endpoints free for the trace)");
       ranks = std::max({ranks, rank + 1, peer + 1});
     });
   if (ranks == 0) throw InputError(path + ": the trace has no events");
-  if (ranks >= (1ULL << 31)) throw InputError(path + ": more than 2^31 ranks");
+  if (ranks > options.max_ranks)
+    throw InputError(path + ": names rank " + std::to_string(ranks - 1) + " but at most " +
+                     std::to_string(options.max_ranks) + " ranks fit (the endpoints free for the trace)");
   ProgramBuilder b(static_cast<std::uint32_t>(ranks));
   read_events(path, options,
               [&](TextLines& in, char kind, std::uint64_t rank, std::uint64_t peer, std::uint64_t tag, double value) {

@@ -43,18 +43,20 @@ OpGraph read_vef(const std::string& path, const VefOptions& options) {
   const std::uint64_t num_local = in.whole(in.expect("num_local_colls"), "num_local_colls");
   in.expect("the header's flag");
   in.expect_end("the header");
-  if (ranks == 0 || ranks >= (1ULL << 31)) in.fail("nranks must be between 1 and 2^31 - 1");
+  if (ranks == 0 || ranks > options.max_ranks)
+    in.fail("nranks must be between 1 and " + std::to_string(options.max_ranks) +
+            " (the endpoints free for the trace)");
   if (num_msgs >= (1ULL << 29)) in.fail("num_msgs must be below 2^29");
   const auto nranks = static_cast<std::uint32_t>(ranks);
 
-  std::vector<Communicator> comms(num_comms);
+  std::vector<Communicator> comms;  // grown as the lines come: the header's count is not trusted
   for (std::uint64_t k = 0; k < num_comms; ++k) {
     if (!in.next()) in.fail("the file ends before communicator C" + std::to_string(k));
     const std::string_view name = in.token();
     if (name.size() < 2 || name[0] != 'C' || in.whole(name.substr(1), "communicator number") != k)
       in.fail("expected communicator line C" + std::to_string(k) + " <rank> <rank> ..., found '" + std::string(name) +
               "'");
-    Communicator& c = comms[k];
+    Communicator& c = comms.emplace_back();
     while (!in.at_end()) {
       const std::uint64_t r = in.whole(in.token(), "rank");
       if (r >= ranks) in.fail("rank " + std::to_string(r) + " is beyond nranks " + std::to_string(ranks));
@@ -71,9 +73,7 @@ OpGraph read_vef(const std::string& path, const VefOptions& options) {
 
   OpGraphBuilder b(nranks);
   std::vector<std::uint32_t> message_send;  // per message id: its send operation (its receive is the next one)
-  message_send.reserve(num_msgs);
   std::vector<std::uint32_t> message_src;
-  message_src.reserve(num_msgs);
   std::vector<OpenCollective> open;              // per collective id while its lines are read
   std::vector<std::vector<std::uint32_t>> done;  // per collective id: per member position, its end
   std::uint64_t local_lines = 0;
@@ -172,9 +172,12 @@ OpGraph read_vef(const std::string& path, const VefOptions& options) {
     in.expect_end("dep_id");
     if (++local_lines > num_local)
       in.fail("more collective lines than the header's num_local_colls " + std::to_string(num_local));
-    if (cid >= open.size()) {
-      open.resize(cid + 1);
-      done.resize(cid + 1);
+    if (cid > open.size())
+      in.fail("collective G" + std::to_string(cid) + " before G" + std::to_string(open.size()) +
+              " (collective ids are introduced in order)");
+    if (cid == open.size()) {
+      open.emplace_back();
+      done.emplace_back();
     }
     OpenCollective& c = open[cid];
     const Communicator& cm = comms[comm];

@@ -23,8 +23,13 @@ namespace interflow::workloads {
 //     <label> requires <label>      (after its completion)
 //     <label> irequires <label>     (after its start)
 //   }
+// Every reader refuses more ranks than `max_ranks` (the endpoints free for the trace) before it
+// allocates anything per rank, so a header that lies costs nothing.
+inline constexpr std::uint32_t kMaxTraceRanks = 1u << 24;
+
 struct GoalOptions {
   double calc_unit_s = 1e-9;  // what one unit of a calc's time is, in seconds
+  std::uint32_t max_ranks = kMaxTraceRanks;
 };
 OpGraph read_goal(const std::string& path, const GoalOptions& options);
 // Writes every operation with a label l<k> (k its index within the rank) and every dependency.
@@ -35,6 +40,7 @@ void write_goal(const OpGraph& g, std::ostream& out, const GoalOptions& options)
 //   C<k> <rank> <rank> ...                                          (C0 = every rank)
 //   <id> <src> <dst> <bytes> <dep_type> <time_ns> <dep_id>           (ids 0, 1, 2, ...)
 //   G<cid> <comm> <op> <rank> <send_bytes> <recv_bytes> <dep_type> <time_ns> <dep_id>
+// Collective ids are introduced in order (G0's first line before G1's), as VEF writers number them.
 struct VefCodes {
   // Dependency types: independent, after a receive, after a send, after a collective.
   std::array<std::uint32_t, 4> dependency{0, 1, 2, 3};
@@ -48,6 +54,7 @@ struct VefOptions {
   double time_unit_s = 1e-9;  // the unit of time_ns
   // The algorithm each collective expands with (Default: the library's default for the operation).
   CollectiveAlgorithm algorithm = CollectiveAlgorithm::Default;
+  std::uint32_t max_ranks = kMaxTraceRanks;
 };
 OpGraph read_vef(const std::string& path, const VefOptions& options);
 
@@ -69,6 +76,7 @@ struct TrcOptions {
   bool swapped = false;
   double compute_unit_s = 1e-9;  // what one unit of a c line's time is, in seconds
   std::uint32_t ranks = 0;       // 0: the largest rank named + 1
+  std::uint32_t max_ranks = kMaxTraceRanks;
 };
 OpGraph read_trc(const std::string& path, const TrcOptions& options);
 

@@ -12,6 +12,7 @@
 #include "engine/error.hpp"
 #include "engine/graph_engine.hpp"
 #include "tests/support/app_support.hpp"
+#include "workloads/inrflow_workload.hpp"
 
 using namespace interflow;
 using namespace interflow::workloads;
@@ -210,6 +211,8 @@ TEST_CASE("traces: malformed GOAL input names the file line and what was expecte
   CHECK(goal("num_ranks 2\nrank 0 {\nl1: send 8b to 1 tag\n}\n").find(":3: expected a value") != std::string::npos);
   CHECK(goal("num_ranks 1\nrank 0 {\na: calc 1\nb: calc 1\na requires b\nb requires a\n}\n").find("form a cycle") !=
         std::string::npos);
+  CHECK(goal("num_ranks 4000000000\n").find(":1: the number of ranks must be between 1 and 16777216") !=
+        std::string::npos);  // refused before anything is allocated per rank
   CHECK(error_of([] { read_goal("/nonexistent/x.goal", {}); }).find("cannot read the GOAL schedule") !=
         std::string::npos);
 }
@@ -237,11 +240,19 @@ TEST_CASE("traces: malformed VEF input names the file line and what was expected
         std::string::npos);
   CHECK(vef("VEF 2 1 1 0 0 TRUE\nC0 0 1\n0 0 1 8 0 0 0 7\n").find(":3: unexpected '7'") != std::string::npos);
   CHECK(vef("VEF 2 1 1 0 0 TRUE\nC0 0 1\n0 0 1 -8 0 0 0\n").find(":3: size '-8'") != std::string::npos);
+  CHECK(vef("VEF 2 0 1 2 2 TRUE\nC0 0 1\nG1 0 2 0 8 8 0 0 0\n").find(":3: collective G1 before G0") !=
+        std::string::npos);
+  // Counts in the header are bounds, not sizes to allocate.
+  CHECK(vef("VEF 4000000000 1 1 0 0 TRUE\n").find(":1: nranks must be between 1 and") != std::string::npos);
+  CHECK(vef("VEF 2 1 99999999999 0 0 TRUE\nC0 0 1\n").find(":2: the file ends before communicator C1") !=
+        std::string::npos);
 }
 
 TEST_CASE("traces: malformed INRFlow traces and mapping files name the file and line") {
   TempFile bad("bad.trc", "s 0 1 0 8\nx 0 1\n");
   CHECK(error_of([&] { read_trc(bad.path, {}); }).find(":2: expected an s, r or c line") != std::string::npos);
+  TempFile huge("huge.trc", "c 3000000000 5\n");
+  CHECK(error_of([&] { read_trc(huge.path, {}); }).find(":1: rank 3000000000 is beyond") != std::string::npos);
   TempFile short_line("short.trc", "s 0 1 0\n");
   CHECK(error_of([&] { read_trc(short_line.path, {}); }).find(":1: expected a size in bytes") != std::string::npos);
   TempFile map("map.txt", "3\n2 # the last\n");
@@ -253,5 +264,36 @@ TEST_CASE("traces: malformed INRFlow traces and mapping files name the file and 
         }).find(":1: endpoint 3 is already taken") != std::string::npos);
   TempFile beyond("beyond.txt", "1\n9\n");
   CHECK(error_of([&] { test::make_app("nbody:tasks=2,mapping=" + beyond.path, 8); }).find(":2: endpoint 9 is beyond") !=
+        std::string::npos);
+}
+
+TEST_CASE("traces: an INRFlow workload file becomes application specs") {
+  TempFile wl("workload.txt",
+              "0 all2all_2 8 sequential\n"
+              "1000 stencil3d_2x2x2_4096_3 8 random  # positional: dims bytes iters\n"
+              "500 file_" +
+                  fixture("ring.trc") +
+                  " 3 sequential\n"
+                  "7 mapreduce 5 random\n");
+  const auto specs = read_inrflow_workload(wl.path, test::app_registries().apps, 1e-9);
+  REQUIRE(specs.size() == 4);
+  const auto prefix = [](const std::string& s) { return s.substr(0, s.find(",arrival=")); };
+  CHECK(prefix(specs[0]) == "collective:op=alltoall,iters=2,tasks=8,placement=consecutive");
+  CHECK(prefix(specs[1]) == "stencil3d:dims=2x2x2,bytes=4096,iters=3,tasks=8,placement=random");
+  CHECK(prefix(specs[2]) == "trc:file=" + fixture("ring.trc") + ",tasks=3,placement=consecutive");
+  CHECK(prefix(specs[3]) == "mapreduce:tasks=5,placement=random");
+  const Spec s = Spec::parse(specs[1], "test");
+  CHECK(test::app_registries().apps.validate(s).get_real("arrival") == doctest::Approx(1e-6));
+
+  const auto bad = [](const std::string& text) {
+    TempFile f("bad_workload.txt", text);
+    return error_of([&] { read_inrflow_workload(f.path, test::app_registries().apps, 1e-9); });
+  };
+  CHECK(bad("0 all2all 8 jellyfish-spread\n").find(":1: allocation 'jellyfish-spread'") != std::string::npos);
+  CHECK(bad("0 warp_3 8 random\n").find(":1: unknown kernel 'warp'") != std::string::npos);
+  CHECK(bad("0 all2all 8\n").find(":1: expected an allocation") != std::string::npos);
+  CHECK(bad("0 nbodies_1_2 8 random\n").find(":1: INRFlow kernel nbodies") != std::string::npos);
+  CHECK(bad("x all2all 8 random\n").find(":1: arrival time 'x'") != std::string::npos);
+  CHECK(bad("0 stencil3d_2x2x2_lots 8 random\n").find(":1: becomes 'stencil3d:dims=2x2x2,bytes=lots") !=
         std::string::npos);
 }
