@@ -115,6 +115,8 @@ void app_fields(JsonWriter& j, const DynamicRun& run, std::size_t a) {
   j.field("bytes", ar.bytes);
   j.field("mean_message_latency_s", ar.mean_latency_s);
   j.field("max_message_latency_s", ar.max_latency_s);
+  j.field("median_message_latency_s", ar.median_latency_s);
+  j.field("p99_message_latency_s", ar.p99_latency_s);
   j.field("compute_s", ar.compute_s);
 }
 
@@ -290,13 +292,14 @@ void write_dynamic_results_dir(const DynamicRun& run, const std::string& dir, bo
   if (!run.apps.empty()) {
     auto out = open_output(base / "apps.csv");
     out << "app,spec,tasks,class,start_s,end_s,runtime_s,complete,messages,bytes,mean_message_latency_s,"
-           "max_message_latency_s,compute_s\n";
+           "max_message_latency_s,median_message_latency_s,p99_message_latency_s,compute_s\n";
     for (std::size_t a = 0; a < run.apps.size(); ++a) {
       const AppResult& ar = run.tasks.apps[a];
       out << a << ",\"" << run.apps[a].name << "\"," << run.apps[a].tasks() << ',' << run.apps[a].service_class << ','
           << num(ar.start_s) << ',' << num(ar.end_s) << ',' << num(ar.runtime_s()) << ',' << int(ar.complete) << ','
           << ar.messages << ',' << JsonWriter::number(ar.bytes) << ',' << num(ar.mean_latency_s) << ','
-          << num(ar.max_latency_s) << ',' << num(ar.compute_s) << '\n';
+          << num(ar.max_latency_s) << ',' << num(ar.median_latency_s) << ',' << num(ar.p99_latency_s) << ','
+          << num(ar.compute_s) << '\n';
     }
     auto tasks = open_output(base / "tasks.csv");
     tasks << "app,task,endpoint,finish_s,compute_s,comm_wait_s\n";

@@ -93,8 +93,26 @@ void summarise_applications(TaskResult& res, const std::vector<double>& arrival_
     }
     if (!ar.complete) ar.end_s = std::numeric_limits<double>::quiet_NaN();
   }
-  std::vector<std::uint64_t> delivered_count(num_apps, 0);
-  for (std::size_t msg = 0; msg < n; ++msg) {
+  // Latencies of delivered messages, grouped by application (messages are in application order).
+  std::vector<float> latencies;
+  std::size_t first = 0;
+  for (std::size_t msg = 0; msg <= n; ++msg) {
+    if (msg == n || (msg > 0 && res.message_app[msg] != res.message_app[msg - 1])) {
+      if (!latencies.empty()) {
+        AppResult& ar = res.apps[res.message_app[first]];
+        ar.mean_latency_s /= static_cast<double>(latencies.size());
+        const auto rank = [&](double q) {  // nearest rank: the ceil(q n)-th smallest
+          const auto k = static_cast<std::size_t>(std::ceil(q * static_cast<double>(latencies.size())));
+          std::nth_element(latencies.begin(), latencies.begin() + (k - 1), latencies.end());
+          return static_cast<double>(latencies[k - 1]);
+        };
+        ar.median_latency_s = rank(0.5);
+        ar.p99_latency_s = rank(0.99);
+      }
+      latencies.clear();
+      first = msg;
+      if (msg == n) break;
+    }
     AppResult& ar = res.apps[res.message_app[msg]];
     ++ar.messages;
     ar.bytes += m.bytes[msg];
@@ -102,10 +120,8 @@ void summarise_applications(TaskResult& res, const std::vector<double>& arrival_
     const double latency = r.finish_s[msg] - r.start_s[msg];
     ar.mean_latency_s += latency;
     ar.max_latency_s = std::max(ar.max_latency_s, latency);
-    ++delivered_count[res.message_app[msg]];
+    latencies.push_back(static_cast<float>(latency));
   }
-  for (std::size_t a = 0; a < num_apps; ++a)
-    if (delivered_count[a] > 0) res.apps[a].mean_latency_s /= static_cast<double>(delivered_count[a]);
   res.makespan_s = r.makespan_s;
   for (double f : res.task_finish_s)
     if (std::isfinite(f)) res.makespan_s = std::max(res.makespan_s, f);

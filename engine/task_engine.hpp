@@ -45,8 +45,9 @@ struct AppResult {
   double start_s = 0, end_s = 0;  // arrival, last task finished (NaN if some never did)
   std::uint64_t messages = 0;
   double bytes = 0;
-  double mean_latency_s = 0, max_latency_s = 0;  // message delivery - start, over delivered messages
-  double compute_s = 0;                          // summed over tasks
+  double mean_latency_s = 0, max_latency_s = 0;    // message delivery - start, over delivered messages
+  double median_latency_s = 0, p99_latency_s = 0;  // (nearest-rank percentiles)
+  double compute_s = 0;                            // summed over tasks
   bool complete = false;
   double runtime_s() const { return end_s - start_s; }
 };

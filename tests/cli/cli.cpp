@@ -453,6 +453,35 @@ TEST_CASE("cli: dynamic runs applications with class policies and writes per-app
                  {"class", "priority"});
 }
 
+TEST_CASE("cli: dynamic writes an application as GOAL and VEF traces and replays them") {
+  const fs::path goal = scratch() / "nbody.goal", vef = scratch() / "nbody.vef";
+  const Outcome first = interflow("dynamic -t fattree:k=4,n=3 -a nbody:tasks=6,compute=1e-6 --write-goal " +
+                                  goal.string() + " --write-vef " + vef.string() + " --json --no-progress");
+  INFO(first.err);
+  REQUIRE(first.status == 0);
+  const auto runtime_of = [](const std::string& out) {
+    return JsonReader(out).document()["applications"].items.at(0)["runtime_s"].number;
+  };
+  for (const fs::path& trace : {goal, vef}) {
+    const std::string kind = trace.extension() == ".goal" ? "goal" : "vef";
+    const Outcome again =
+        interflow("dynamic -t fattree:k=4,n=3 -a " + kind + ":file=" + trace.string() + " --json --no-progress");
+    INFO(again.err);
+    REQUIRE(again.status == 0);
+    CHECK(runtime_of(again.out) == doctest::Approx(runtime_of(first.out)).epsilon(1e-9));
+  }
+  // A deadlocked trace: exit status 3 and who waits for what on stderr.
+  const Outcome stuck = interflow("dynamic -t fattree:k=4,n=3 -a goal:file=" + std::string(INTERFLOW_SOURCE_DIR) +
+                                  "/tests/fixtures/traces/deadlock.goal --no-progress -q");
+  CHECK(stuck.status == 3);
+  CHECK(contains(stuck.err, "deadlock: 2 task(s) wait forever"));
+  CHECK(contains(stuck.err, "waits for rank 1 to reach the matching"));
+  check_rejected("dynamic -t fattree:k=4,n=3 -a goal:file=" + (scratch() / "missing.goal").string(),
+                 {"missing.goal", "cannot read the GOAL schedule"});
+  check_rejected("dynamic -t fattree:k=4,n=3 -a nbody:tasks=4 -a nbody:tasks=4 --write-goal x.goal",
+                 {"--write-goal", "exactly one --app"});
+}
+
 TEST_CASE("cli: --config reads a TOML experiment file") {
   const fs::path file = scratch() / "experiment.toml";
   write_text(file, "# a small experiment\ntopology = \"torus:dims=3x3\"\npattern = \"shift:s=2\"\nseed = 7\n");

@@ -130,6 +130,10 @@ TEST_CASE("traces: a VEF allreduce among 8 ranks takes 3 exchange steps before t
   while (r.messages.bytes[m0] != 1000) ++m0;
   CHECK(r.flows.start_s[m0] == doctest::Approx(240.6 * us));
   CHECK(r.apps[0].runtime_s() == doctest::Approx(241.6 * us));
+  // 24 exchange messages of 80.2 us and one of 1 us.
+  CHECK(r.apps[0].median_latency_s == doctest::Approx(80.2 * us).epsilon(1e-6));
+  CHECK(r.apps[0].p99_latency_s == doctest::Approx(80.2 * us).epsilon(1e-6));
+  CHECK(r.apps[0].mean_latency_s == doctest::Approx((24 * 80.2 + 1) / 25 * us));
   const TaskResult ring = run_on_star({"vef:file=" + fixture("allreduce8.vef") + ",alg=ring"});
   CHECK(ring.apps[0].messages == 8 * 14 + 1);  // reduce-scatter and allgather: 2 (n - 1) steps
 }
@@ -168,6 +172,8 @@ TEST_CASE("traces: pseudo-applications replayed from their GOAL and VEF traces f
     GraphApplication direct = as_graph(app);
     const TaskResult run = engine.run({direct}, o);
     REQUIRE(run.blocked.empty());
+    const TaskResult programs = TaskEngine(t->network(), *routing).run({app}, {});
+    CHECK(run.apps[0].runtime_s() == doctest::Approx(programs.apps[0].runtime_s()).epsilon(1e-9));
     TempFile goal("roundtrip.goal", [&] {
       std::ostringstream s;
       write_goal(direct.graph, s, {});
