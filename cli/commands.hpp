@@ -14,5 +14,6 @@ Action add_static_command(CLI::App& app, const Plugins& plugins);
 Action add_dynamic_command(CLI::App& app, const Plugins& plugins);
 Action add_list_command(CLI::App& app, const Plugins& plugins);
 Action add_topo_command(CLI::App& app, const Plugins& plugins);
+Action add_schedule_command(CLI::App& app, const Plugins& plugins);
 
 }  // namespace interflow::cli

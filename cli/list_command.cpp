@@ -62,12 +62,13 @@ void print_markdown(const Registry& registry, std::ostream& out) {
 }  // namespace
 
 Action add_list_command(CLI::App& app, const Plugins& plugins) {
-  auto* cmd = app.add_subcommand(
-      "list", "list every registered topology, routing, pattern and application with its parameters");
+  auto* cmd = app.add_subcommand("list",
+                                 "list every registered topology, routing, pattern, application and scheduler "
+                                 "selection policy with its parameters");
   auto kind = std::make_shared<std::string>("all");
   auto markdown = std::make_shared<bool>(false);
   cmd->add_option("kind", *kind, "what to list")
-      ->check(CLI::IsMember({"all", "topology", "routing", "pattern", "application"}))
+      ->check(CLI::IsMember({"all", "topology", "routing", "pattern", "application", "selection"}))
       ->capture_default_str();
   cmd->add_flag("--markdown", *markdown, "print the manual's reference page (Markdown)");
   return [&plugins, kind, markdown]() {
@@ -82,6 +83,7 @@ Action add_list_command(CLI::App& app, const Plugins& plugins) {
     show(plugins.routings);
     show(plugins.patterns);
     show(plugins.apps);
+    show(plugins.selections);
     return 0;
   };
 }

@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
         {"dynamic", cli::add_dynamic_command(app, plugins)},
         {"list", cli::add_list_command(app, plugins)},
         {"topo", cli::add_topo_command(app, plugins)},
+        {"schedule", cli::add_schedule_command(app, plugins)},
     };
     try {
       app.parse(argc, argv);

@@ -1,6 +1,7 @@
 #pragma once
 // Every registry, filled once at start-up by each folder's register_builtin().
 #include "routing/registry.hpp"
+#include "scheduler/selection.hpp"
 #include "topologies/registry.hpp"
 #include "workloads/application.hpp"
 #include "workloads/pattern.hpp"
@@ -12,12 +13,14 @@ struct Plugins {
   routing::RoutingRegistry routings{"routing"};
   workloads::PatternRegistry patterns{"pattern"};
   workloads::AppRegistry apps{"application"};
+  scheduler::SelectionRegistry selections{"selection"};
 
   Plugins() {
     topo::register_builtin(topologies);
     routing::register_builtin(routings);
     workloads::register_builtin(patterns);
     workloads::register_apps(apps);
+    scheduler::register_selection_policies(selections);
   }
 };
 

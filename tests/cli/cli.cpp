@@ -482,6 +482,25 @@ TEST_CASE("cli: dynamic writes an application as GOAL and VEF traces and replays
                  {"--write-goal", "exactly one --app"});
 }
 
+TEST_CASE("cli: schedule replays an SWF log and writes per-job results") {
+  const fs::path dir = scratch() / "schedule";
+  const std::string log = std::string(INTERFLOW_SOURCE_DIR) + "/tests/fixtures/swf/tiny.swf";
+  const Outcome o = interflow("schedule --swf " + log + " -p easy --out " + dir.string() + " --json");
+  INFO(o.err);
+  REQUIRE(o.status == 0);
+  const Json summary = JsonReader(o.out).document();
+  CHECK(summary["mean_wait_s"].number == doctest::Approx(5.25));
+  CHECK(summary["config"]["nodes"].number == 4);
+  const auto jobs = lines_of(read_text(dir / "jobs.csv"));
+  REQUIRE(jobs.size() == 5);
+  CHECK(split_csv(jobs[3])[2] == "2");  // job 3 backfilled at 2 s
+  CHECK(fs::exists(dir / "utilisation.csv"));
+  CHECK(fs::exists(dir / "summary.json"));
+  check_rejected("schedule --swf " + log + " -p nosuch", {"nosuch", "easy"});
+  check_rejected("schedule --swf " + (scratch() / "none.swf").string(), {"none.swf", "cannot read the SWF log"});
+  check_rejected("schedule -p easy", {"--swf"});
+}
+
 TEST_CASE("cli: --config reads a TOML experiment file") {
   const fs::path file = scratch() / "experiment.toml";
   write_text(file, "# a small experiment\ntopology = \"torus:dims=3x3\"\npattern = \"shift:s=2\"\nseed = 7\n");

@@ -64,4 +64,5 @@ TEST_CASE("reference pages: manual/reference matches `interflow list <kind> --ma
   SUBCASE("routing") { check_reference_page("routing"); }
   SUBCASE("pattern") { check_reference_page("pattern"); }
   SUBCASE("application") { check_reference_page("application"); }
+  SUBCASE("selection") { check_reference_page("selection"); }
 }

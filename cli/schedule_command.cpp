@@ -1,0 +1,193 @@
+// `interflow schedule`: replays a job log (SWF) or a job stream through the batch-scheduler model
+// (scheduler/; manual/scheduler.md) and reports the scheduling metrics.
+#include <iostream>
+
+#include "cli/commands.hpp"
+#include "cli/json.hpp"
+#include "cli/output.hpp"
+#include "engine/error.hpp"
+#include "engine/system.hpp"
+#include "interflow/version.hpp"
+#include "scheduler/schedule.hpp"
+#include "scheduler/swf.hpp"
+
+namespace interflow::cli {
+
+namespace {
+
+struct ScheduleConfig {
+  std::string swf, policy = "easy", size_from = "allocated", overrun = "kill", missing = "drop";
+  std::string estimate = "log", allocation = "consecutive", out;
+  std::uint32_t procs_per_node = 1, nodes = 0, series_bins = 200;
+  double estimate_scale = 1, bsld_tau = 10;
+  std::uint64_t seed = 1;
+  bool json = false, quiet = false, no_progress = false;
+};
+
+std::string csv_number(double v) { return std::isfinite(v) ? JsonWriter::number(v) : ""; }
+
+void write_summary(JsonWriter& j, const ScheduleConfig& c, const scheduler::JobSet& set,
+                   const scheduler::ScheduleResult& r, std::uint32_t nodes, double read_s, double simulate_s) {
+  const scheduler::ScheduleSummary& m = r.summary;
+  j.begin_object();
+  j.field("interflow_version", kVersion);
+  j.field("engine", "schedule");
+  j.field("seed", c.seed);
+  j.key("config").begin_object();
+  j.field("swf", c.swf).field("policy", c.policy).field("size_from", c.size_from).field("overrun", c.overrun);
+  j.field("missing", c.missing).field("estimate", c.estimate).field("estimate_scale", c.estimate_scale);
+  j.field("processors_per_node", c.procs_per_node).field("nodes", nodes).field("allocation", c.allocation);
+  j.field("bounded_slowdown_tau_s", c.bsld_tau);
+  j.end_object();
+  j.key("jobs").begin_object();
+  j.field("in_log", static_cast<std::uint64_t>(set.jobs.size() + set.dropped)).field("dropped", set.dropped);
+  j.field("repaired", set.repaired).field("scheduled", m.completed).field("refused", m.refused);
+  j.end_object();
+  j.field("makespan_s", m.makespan).field("first_submit_s", m.first_submit).field("last_end_s", m.last_end);
+  j.field("mean_wait_s", m.mean_wait).field("median_wait_s", m.median_wait).field("max_wait_s", m.max_wait);
+  j.field("mean_response_s", m.mean_response).field("mean_slowdown", m.mean_slowdown);
+  j.field("mean_bounded_slowdown", m.mean_bounded_slowdown).field("max_bounded_slowdown", m.max_bounded_slowdown);
+  j.field("utilisation", m.utilisation).field("throughput_jobs_per_hour", m.throughput_per_hour);
+  j.field("scheduling_points", r.scheduling_points);
+  j.key("time_s").begin_object().field("read", read_s).field("simulate", simulate_s).end_object();
+  j.field("peak_rss_bytes", peak_rss_bytes());
+  j.end_object();
+  j.finish();
+}
+
+}  // namespace
+
+Action add_schedule_command(CLI::App& app, const Plugins& plugins) {
+  auto* cmd = app.add_subcommand("schedule",
+                                 "batch-scheduler model: replay a job log (SWF) with a selection policy; "
+                                 "wait, slowdown and utilisation");
+  auto c = std::make_shared<ScheduleConfig>();
+  cmd->add_option("--swf", c->swf, "the job log: Standard Workload Format, plain or gzip-compressed (required)");
+  cmd->add_option("-p,--policy", c->policy, "job selection policy (see `interflow list selection`)")
+      ->capture_default_str();
+  cmd->add_option("--size-from", c->size_from, "job size from allocated (field 5) or requested (field 8) processors")
+      ->check(CLI::IsMember({"allocated", "requested"}))
+      ->capture_default_str();
+  cmd->add_option("--overrun", c->overrun,
+                  "a job running past its requested time (field 9): kill (ends there) or allow (runs on)")
+      ->check(CLI::IsMember({"kill", "allow"}))
+      ->capture_default_str();
+  cmd->add_option("--missing", c->missing,
+                  "jobs with a missing run time, size or estimate: drop, or repair (run time 0, the other "
+                  "processor field, estimate = run time)")
+      ->check(CLI::IsMember({"drop", "repair"}))
+      ->capture_default_str();
+  cmd->add_option("--procs-per-node", c->procs_per_node, "processors per node: a job's nodes = processors / this")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_option("--nodes", c->nodes,
+                  "machine size in nodes (0 = the log's MaxNodes, else MaxProcs / --procs-per-node)")
+      ->capture_default_str();
+  cmd->add_option("--estimate", c->estimate,
+                  "what the scheduler believes a job's run time is: log (requested time), exact (the run time) "
+                  "or scaled (run time x --estimate-scale)")
+      ->check(CLI::IsMember({"log", "exact", "scaled"}))
+      ->capture_default_str();
+  cmd->add_option("--estimate-scale", c->estimate_scale, "with --estimate scaled: the factor")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_option("--allocation", c->allocation, "which free nodes a job gets: consecutive or random")
+      ->check(CLI::IsMember({"consecutive", "random"}))
+      ->capture_default_str();
+  cmd->add_option("--bsld-tau", c->bsld_tau, "bounded slowdown threshold in seconds")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_option("--series-bins", c->series_bins, "bins of the utilisation series over the makespan")
+      ->check(CLI::Range(1u, 10'000'000u))
+      ->capture_default_str();
+  cmd->add_option("-s,--seed", c->seed, "seed of the random allocation")->capture_default_str();
+  cmd->add_option("-o,--out", c->out, "write summary.json, jobs.csv and utilisation.csv here");
+  cmd->add_flag("--json", c->json, "print summary.json on stdout instead of the text summary");
+  cmd->add_flag("-q,--quiet", c->quiet, "print nothing on stdout");
+  cmd->add_flag("--no-progress", c->no_progress, "accepted for symmetry with the other commands (no progress line)");
+  return [&plugins, c]() {
+    if (c->swf.empty()) throw InputError("schedule needs a job log: --swf FILE (Standard Workload Format)");
+    const auto policy = plugins.selections.create(Spec::parse(c->policy, "--policy"));
+    Stopwatch clock;
+    const scheduler::SwfLog log = scheduler::read_swf(c->swf);
+    scheduler::JobOptions jo;
+    jo.size_from = c->size_from == "requested" ? scheduler::JobOptions::SizeFrom::Requested
+                                               : scheduler::JobOptions::SizeFrom::Allocated;
+    jo.kill_at_estimate = c->overrun == "kill";
+    jo.missing = c->missing == "repair" ? scheduler::JobOptions::Missing::Repair : scheduler::JobOptions::Missing::Drop;
+    jo.processors_per_node = c->procs_per_node;
+    jo.estimate = c->estimate == "exact"    ? scheduler::JobOptions::Estimate::Exact
+                  : c->estimate == "scaled" ? scheduler::JobOptions::Estimate::Scaled
+                                            : scheduler::JobOptions::Estimate::Log;
+    jo.estimate_scale = c->estimate_scale;
+    const scheduler::JobSet set = scheduler::jobs_from_swf(log, jo);
+    std::uint32_t nodes = c->nodes;
+    if (nodes == 0 && log.max_nodes > 0) nodes = static_cast<std::uint32_t>(log.max_nodes);
+    if (nodes == 0 && log.max_procs > 0)
+      nodes = static_cast<std::uint32_t>((log.max_procs + c->procs_per_node - 1) / c->procs_per_node);
+    if (nodes == 0) throw InputError(c->swf + ": the log gives neither MaxNodes nor MaxProcs; give --nodes");
+    const double read_s = clock.seconds();
+    clock.reset();
+    scheduler::ScheduleOptions so;
+    so.nodes = nodes;
+    so.allocation = c->allocation;
+    so.seed = c->seed;
+    so.bounded_slowdown_tau = c->bsld_tau;
+    so.series_bins = c->series_bins;
+    const scheduler::ScheduleResult r = scheduler::simulate_schedule(set.jobs, *policy, so);
+    const double simulate_s = clock.seconds();
+    for (std::size_t k = 0; k < r.refused.size() && k < 10; ++k)
+      std::cerr << "interflow: refused: " << r.refused[k] << '\n';
+    if (r.refused.size() > 10) std::cerr << "interflow: refused " << r.refused.size() << " jobs in all\n";
+    if (!c->out.empty()) {
+      const auto dir = make_output_dir(c->out);
+      {
+        auto out = open_output(dir / "summary.json");
+        JsonWriter j(out);
+        write_summary(j, *c, set, r, nodes, read_s, simulate_s);
+      }
+      auto jobs = open_output(dir / "jobs.csv");
+      jobs << "job,submit_s,start_s,end_s,processors,nodes,first_node,estimate_s,runtime_s,wait_s,response_s,"
+              "bounded_slowdown,refused\n";
+      for (std::size_t k = 0; k < set.jobs.size(); ++k) {
+        const scheduler::Job& job = set.jobs[k];
+        const scheduler::JobOutcome& o = r.jobs[k];
+        const double response = o.end - job.submit;
+        jobs << job.id << ',' << csv_number(job.submit) << ',' << csv_number(o.start) << ',' << csv_number(o.end) << ','
+             << job.processors << ',' << job.nodes << ',' << (o.refused ? std::string() : std::to_string(o.first_node))
+             << ',' << csv_number(job.estimate) << ',' << csv_number(job.runtime) << ','
+             << csv_number(o.start - job.submit) << ',' << csv_number(response) << ','
+             << csv_number(o.refused ? NAN : std::max(1.0, response / std::max(job.runtime, c->bsld_tau))) << ','
+             << int(o.refused) << '\n';
+      }
+      auto series = open_output(dir / "utilisation.csv");
+      series << "start_s,end_s,utilisation\n";
+      for (std::size_t b = 0; b < r.utilisation_series.size(); ++b)
+        series << csv_number(r.summary.first_submit + static_cast<double>(b) * r.bin_s) << ','
+               << csv_number(r.summary.first_submit + static_cast<double>(b + 1) * r.bin_s) << ','
+               << csv_number(r.utilisation_series[b]) << '\n';
+    }
+    if (c->json) {
+      JsonWriter j(std::cout);
+      write_summary(j, *c, set, r, nodes, read_s, simulate_s);
+    } else if (!c->quiet) {
+      const scheduler::ScheduleSummary& m = r.summary;
+      std::cout << "interflow " << kVersion << " scheduler, policy " << c->policy << ", " << nodes << " nodes\n"
+                << "  log " << c->swf << ": " << set.jobs.size() + set.dropped << " jobs, " << set.dropped
+                << " dropped, " << set.repaired << " repaired, " << m.refused << " refused\n"
+                << "  makespan                 " << m.makespan << " s\n"
+                << "  wait mean/median/max     " << m.mean_wait << " / " << m.median_wait << " / " << m.max_wait
+                << " s\n"
+                << "  response mean            " << m.mean_response << " s\n"
+                << "  slowdown mean            " << m.mean_slowdown << "\n"
+                << "  bounded slowdown mean/max " << m.mean_bounded_slowdown << " / " << m.max_bounded_slowdown
+                << " (tau " << c->bsld_tau << " s)\n"
+                << "  utilisation              " << m.utilisation << "\n"
+                << "  throughput               " << m.throughput_per_hour << " jobs/hour\n"
+                << "  time read/simulate       " << read_s << " / " << simulate_s << " s\n";
+    }
+    return 0;
+  };
+}
+
+}  // namespace interflow::cli

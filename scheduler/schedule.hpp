@@ -1,0 +1,51 @@
+#pragma once
+// The batch-scheduler simulation in network-agnostic mode: jobs arrive at their submit times, a
+// selection policy decides which waiting jobs start, an allocation takes free nodes for them, and a
+// job holds its nodes for its run time (manual/scheduler.md). Metrics follow seed 003 §3.4 and the
+// field's standard definitions (Feitelson et al.).
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "scheduler/jobs.hpp"
+#include "scheduler/selection.hpp"
+
+namespace interflow::scheduler {
+
+struct ScheduleOptions {
+  std::uint32_t nodes = 0;                 // machine size
+  std::string allocation = "consecutive";  // consecutive (first free nodes in id order) or random
+  std::uint64_t seed = 1;
+  double bounded_slowdown_tau = 10;  // seconds
+  std::uint32_t series_bins = 200;   // utilisation over time
+};
+
+struct JobOutcome {
+  double start = std::numeric_limits<double>::quiet_NaN(), end = std::numeric_limits<double>::quiet_NaN();
+  bool refused = false;          // larger than the machine
+  std::uint32_t first_node = 0;  // lowest node id allocated
+};
+
+struct ScheduleSummary {
+  std::uint64_t jobs = 0, completed = 0, refused = 0;
+  double first_submit = 0, last_end = 0, makespan = 0;  // makespan = last end − first submit
+  double mean_wait = 0, median_wait = 0, max_wait = 0;
+  double mean_response = 0, mean_slowdown = 0, mean_bounded_slowdown = 0, max_bounded_slowdown = 0;
+  double utilisation = 0;  // node-seconds used / (nodes × makespan)
+  double throughput_per_hour = 0;
+};
+
+struct ScheduleResult {
+  std::vector<JobOutcome> jobs;  // per job, in the order given
+  ScheduleSummary summary;
+  double bin_s = 0;
+  std::vector<double> utilisation_series;  // busy nodes / nodes, time-averaged per bin from first submit
+  std::vector<std::string> refused;        // one message per refused job
+  std::uint64_t scheduling_points = 0;
+};
+
+ScheduleResult simulate_schedule(const std::vector<Job>& jobs, const SelectionPolicy& policy,
+                                 const ScheduleOptions& options);
+
+}  // namespace interflow::scheduler

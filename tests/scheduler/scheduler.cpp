@@ -1,0 +1,219 @@
+// The batch-scheduler model: tiny logs whose schedules are worked out by hand for every selection
+// policy, the metrics of one of them, the SWF reader and the log conventions.
+#include <doctest/doctest.h>
+#include <zlib.h>
+
+#include <cstdio>
+#include <fstream>
+
+#include "engine/error.hpp"
+#include "scheduler/schedule.hpp"
+#include "scheduler/swf.hpp"
+
+using namespace interflow;
+using namespace interflow::scheduler;
+
+namespace {
+
+std::string fixture(const std::string& name) {
+  return std::string(INTERFLOW_SOURCE_DIR) + "/tests/fixtures/swf/" + name;
+}
+
+const SelectionRegistry& policies() {
+  static const SelectionRegistry r = [] {
+    SelectionRegistry reg("selection");
+    register_selection_policies(reg);
+    return reg;
+  }();
+  return r;
+}
+
+// Job(submit, nodes, runtime, estimate), ids from 1.
+std::vector<Job> jobs_of(std::initializer_list<std::array<double, 4>> list) {
+  std::vector<Job> out;
+  for (const auto& a : list) {
+    Job j;
+    j.id = static_cast<std::int64_t>(out.size() + 1);
+    j.submit = a[0];
+    j.nodes = j.processors = static_cast<std::uint32_t>(a[1]);
+    j.runtime = a[2];
+    j.estimate = a[3];
+    out.push_back(j);
+  }
+  return out;
+}
+
+ScheduleResult run(const std::vector<Job>& jobs, const std::string& policy, std::uint32_t nodes) {
+  ScheduleOptions o;
+  o.nodes = nodes;
+  return simulate_schedule(jobs, *policies().create(Spec::parse(policy, "test")), o);
+}
+
+std::vector<double> starts(const ScheduleResult& r) {
+  std::vector<double> s;
+  for (const JobOutcome& o : r.jobs) s.push_back(o.start);
+  return s;
+}
+
+// 4 nodes. J1 (0 s, 2 nodes, 10 s) runs; J2 (1 s, 4 nodes, 5 s) must wait for it: its reservation is
+// at 10. J3 (2 s, 2 nodes, 5 s) fits beside J1 and ends at 7, before 10: it can backfill. J4 (3 s, 1
+// node, 20 s) could use J3's nodes at 7 but would end at 27 and the reservation leaves no extra node:
+// it cannot backfill.
+const std::vector<Job> kBackfill = jobs_of({{0, 2, 10, 10}, {1, 4, 5, 5}, {2, 2, 5, 5}, {3, 1, 20, 20}});
+
+}  // namespace
+
+TEST_CASE("scheduler: FCFS keeps submit order and the head blocks the queue") {
+  const ScheduleResult r = run(kBackfill, "fcfs", 4);
+  CHECK(starts(r) == std::vector<double>{0, 10, 15, 15});
+}
+
+TEST_CASE("scheduler: EASY backfills a job that ends before the reservation and not one that would delay it") {
+  const ScheduleResult r = run(kBackfill, "easy", 4);
+  CHECK(starts(r) == std::vector<double>{0, 10, 2, 15});
+  // Metrics by hand: waits 0, 9, 0, 12; responses 10, 14, 5, 32; bounded slowdowns (tau 10 s)
+  // 1, 1.4, 1, 1.6; 70 node-seconds over 4 nodes x 35 s.
+  const ScheduleSummary& m = r.summary;
+  CHECK(m.completed == 4);
+  CHECK(m.mean_wait == doctest::Approx(5.25));
+  CHECK(m.max_wait == doctest::Approx(12));
+  CHECK(m.mean_response == doctest::Approx(15.25));
+  CHECK(m.mean_bounded_slowdown == doctest::Approx(1.25));
+  CHECK(m.mean_slowdown == doctest::Approx((1 + 14.0 / 5 + 1 + 32.0 / 20) / 4));
+  CHECK(m.makespan == doctest::Approx(35));
+  CHECK(m.utilisation == doctest::Approx(0.5));
+  CHECK(m.throughput_per_hour == doctest::Approx(4 / 35.0 * 3600));
+  double busy = 0;
+  for (double u : r.utilisation_series) busy += u * r.bin_s;
+  CHECK(busy == doctest::Approx(0.5 * 35));  // the series integrates to the overall utilisation
+}
+
+TEST_CASE("scheduler: conservative backfilling gives every waiting job a reservation") {
+  CHECK(starts(run(kBackfill, "conservative", 4)) == std::vector<double>{0, 10, 2, 15});
+  // 4 nodes. J1 (3 nodes) runs 0-10. J2 (2 nodes, estimate 5) is the blocked head: reserved at 10,
+  // leaving 2 extra nodes. J3 (4 nodes, estimate 5) is second. J4 (1 node, estimate 20) fits the free
+  // node now.
+  const auto jobs = jobs_of({{0, 3, 10, 10}, {1, 2, 5, 5}, {2, 4, 5, 5}, {3, 1, 20, 20}});
+  // EASY protects only the head: J4 backfills on an extra node at 3 and runs to 23, so J3 (which needs
+  // all 4 nodes) waits until 23.
+  CHECK(starts(run(jobs, "easy", 4)) == std::vector<double>{0, 10, 23, 3});
+  // Conservative also holds J3's reservation (15-20): J4 would overlap it, so it starts at 20.
+  CHECK(starts(run(jobs, "conservative", 4)) == std::vector<double>{0, 10, 15, 20});
+  CHECK(starts(run(jobs, "fcfs", 4)) == std::vector<double>{0, 10, 15, 20});
+}
+
+TEST_CASE("scheduler: SJF reorders the queue by estimate") {
+  // 2 nodes; J1 runs 0-10; J2 (estimate 8) and J3 (estimate 3) wait. FCFS: J2 then J3; SJF: J3 first.
+  const auto jobs = jobs_of({{0, 2, 10, 10}, {1, 2, 8, 8}, {2, 2, 3, 3}});
+  CHECK(starts(run(jobs, "fcfs", 2)) == std::vector<double>{0, 10, 18});
+  CHECK(starts(run(jobs, "sjf", 2)) == std::vector<double>{0, 13, 10});
+}
+
+TEST_CASE("scheduler: EASY-SJF tries the shortest backfill candidate first") {
+  // 4 nodes; J1 (3 nodes) runs 0-10; J2 (4 nodes) is reserved at 10 with no extra node; J3 (1 node,
+  // estimate 8) and J4 (1 node, estimate 3) both end before 10 but only 1 node is free.
+  const auto jobs = jobs_of({{0, 3, 10, 10}, {1, 4, 5, 5}, {2, 1, 8, 8}, {2, 1, 3, 3}});
+  CHECK(starts(run(jobs, "easy", 4)) == std::vector<double>{0, 10, 2, 15});
+  // easy-sjf: J4 first (2-5); at 5 J3 would end at 13 > 10 with no extra node: it waits for J2.
+  CHECK(starts(run(jobs, "easy-sjf", 4)) == std::vector<double>{0, 10, 15, 2});
+}
+
+TEST_CASE("scheduler: a job larger than the machine is refused with a message naming it") {
+  auto jobs = jobs_of({{0, 2, 10, 10}, {1, 5, 5, 5}, {2, 2, 5, 5}});
+  jobs[1].id = 42;
+  jobs[1].line = 7;
+  const ScheduleResult r = run(jobs, "easy", 4);
+  CHECK(r.jobs[1].refused);
+  CHECK(r.summary.refused == 1);
+  CHECK(r.summary.completed == 2);
+  REQUIRE(r.refused.size() == 1);
+  CHECK(r.refused[0] == "job 42 (log line 7) needs 5 nodes; the machine has 4");
+  CHECK(starts(r)[2] == 2);
+}
+
+TEST_CASE("scheduler: the SWF fixture replays to the hand-worked EASY schedule") {
+  const SwfLog log = read_swf(fixture("tiny.swf"));
+  CHECK(log.max_procs == 4);
+  CHECK(log.max_nodes == 4);
+  REQUIRE(log.records.size() == 4);
+  CHECK(log.records[3].line == 7);
+  CHECK(log.records[1].executable == 2);
+  const JobSet set = jobs_from_swf(log, {});
+  CHECK(starts(run(set.jobs, "easy", 4)) == std::vector<double>{0, 10, 2, 15});
+}
+
+TEST_CASE(
+    "scheduler: log conventions for the size field and overrun and missing values and estimates and processors per "
+    "node") {
+  const SwfLog log = read_swf(fixture("conventions.swf"));
+  JobOptions o;
+  JobSet d = jobs_from_swf(log, o);  // defaults: allocated size, kill at estimate, drop missing
+  CHECK(d.dropped == 3);             // no run time, no allocated size, no estimate
+  REQUIRE(d.jobs.size() == 2);
+  CHECK(d.jobs[0].runtime == 100);  // killed at its estimate
+  CHECK(d.jobs[1].nodes == 8);
+  o.kill_at_estimate = false;
+  o.missing = JobOptions::Missing::Repair;
+  o.processors_per_node = 2;
+  JobSet r = jobs_from_swf(log, o);
+  CHECK(r.dropped == 0);
+  CHECK(r.repaired == 3);
+  REQUIRE(r.jobs.size() == 5);
+  CHECK(r.jobs[0].runtime == 130);   // allowed to overrun
+  CHECK(r.jobs[1].runtime == 0);     // repaired run time
+  CHECK(r.jobs[2].processors == 4);  // the requested size instead
+  CHECK(r.jobs[3].estimate == 20);   // estimate = run time
+  CHECK(r.jobs[4].nodes == 4);       // 8 processors, 2 per node
+  o.size_from = JobOptions::SizeFrom::Requested;
+  o.estimate = JobOptions::Estimate::Scaled;
+  o.estimate_scale = 2;
+  JobSet s = jobs_from_swf(log, o);
+  CHECK(s.repaired == 1);  // only the missing run time
+  CHECK(s.jobs[0].estimate == 260);
+}
+
+TEST_CASE("scheduler: a gzip-compressed log reads like the plain one") {
+  const std::string path = "/tmp/interflow_test_tiny.swf.gz";
+  {
+    std::ifstream in(fixture("tiny.swf"));
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    gzFile gz = gzopen(path.c_str(), "wb");
+    REQUIRE(gz);
+    gzwrite(gz, text.data(), static_cast<unsigned>(text.size()));
+    gzclose(gz);
+  }
+  const SwfLog log = read_swf(path);
+  CHECK(log.records.size() == 4);
+  CHECK(log.records[2].run == 5);
+  std::remove(path.c_str());
+}
+
+TEST_CASE("scheduler: malformed SWF lines name the file line and field") {
+  const auto error_of = [](const std::string& text) {
+    const std::string path = "/tmp/interflow_test_bad.swf";
+    std::ofstream(path) << text;
+    try {
+      read_swf(path);
+    } catch (const InputError& e) {
+      std::remove(path.c_str());
+      return std::string(e.what());
+    }
+    std::remove(path.c_str());
+    return std::string("no error");
+  };
+  CHECK(error_of("; MaxProcs: 4\n1 0 -1 10 2 -1 -1 2 10 -1 1 1 1 1 1 -1 -1\n")
+            .find(":2: expected the 18 fields of an SWF job line, found 17") != std::string::npos);
+  CHECK(error_of("1 0 -1 ten 2 -1 -1 2 10 -1 1 1 1 1 1 -1 -1 -1\n").find(":1: field 4 (run time) 'ten'") !=
+        std::string::npos);
+  CHECK(error_of("1 0 -1 10 2 -1 -1 2 10 -1 1 1 1 1 1 -1 -1 -1 7\n").find(":1: more than the 18 fields") !=
+        std::string::npos);
+  CHECK(std::string([] {
+          try {
+            read_swf("/nonexistent.swf");
+          } catch (const InputError& e) {
+            return std::string(e.what());
+          }
+          return std::string();
+        }())
+            .find("cannot read the SWF log") != std::string::npos);
+}
