@@ -26,7 +26,8 @@ enum class Stream : std::uint64_t {
   Routing = 3,
   Topology = 4,
   Application = 5,
-  Placement = 6
+  Placement = 6,
+  Jobs = 7
 };
 
 constexpr std::uint64_t derive_seed(std::uint64_t seed, Stream stream, std::uint64_t index = 0) {

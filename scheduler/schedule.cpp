@@ -5,58 +5,18 @@
 #include <queue>
 
 #include "engine/error.hpp"
-#include "engine/random.hpp"
+#include "scheduler/allocation.hpp"
 
 namespace interflow::scheduler {
 
-namespace {
-
-// Free nodes and the two allocations of the network-agnostic mode.
-class Nodes {
- public:
-  Nodes(std::uint32_t n, bool random, std::uint64_t seed) : free_(n, 1), count_(n), random_(random), rng_(seed) {}
-  std::uint32_t free() const { return count_; }
-  // Takes `k` free nodes; returns the lowest id taken.
-  std::uint32_t take(std::uint32_t k, std::vector<std::uint32_t>& out) {
-    out.clear();
-    if (random_) {
-      std::vector<std::uint32_t> candidates;
-      for (std::uint32_t v = 0; v < free_.size(); ++v)
-        if (free_[v]) candidates.push_back(v);
-      for (std::uint32_t i = 0; i < k; ++i) std::swap(candidates[i], candidates[i + rng_.below(candidates.size() - i)]);
-      out.assign(candidates.begin(), candidates.begin() + k);
-    } else {
-      for (std::uint32_t v = 0; out.size() < k; ++v)
-        if (free_[v]) out.push_back(v);
-    }
-    for (std::uint32_t v : out) free_[v] = 0;
-    count_ -= k;
-    return out.empty() ? 0 : *std::min_element(out.begin(), out.end());
-  }
-  void give_back(const std::vector<std::uint32_t>& nodes) {
-    for (std::uint32_t v : nodes) free_[v] = 1;
-    count_ += static_cast<std::uint32_t>(nodes.size());
-  }
-
- private:
-  std::vector<std::uint8_t> free_;
-  std::uint32_t count_;
-  bool random_;
-  Rng rng_;
-};
-
-}  // namespace
-
-ScheduleResult simulate_schedule(const std::vector<Job>& jobs, const SelectionPolicy& policy,
-                                 const ScheduleOptions& o) {
+ScheduleResult simulate_schedule(const std::vector<Job>& jobs, const SelectionPolicy& policy, const ScheduleOptions& o,
+                                 JobRunner* runner) {
   if (o.nodes == 0)
     throw InputError("scheduler: the machine has no nodes (give --nodes or a log with MaxNodes/MaxProcs)");
-  if (o.allocation != "consecutive" && o.allocation != "random")
-    throw InputError("allocation '" + o.allocation + "': expected consecutive or random");
   const auto n = static_cast<std::uint32_t>(jobs.size());
   ScheduleResult res;
   res.jobs.resize(n);
-  Nodes nodes(o.nodes, o.allocation == "random", o.seed);
+  NodeAllocator nodes(o.nodes, o.allocation, o.seed);
   std::vector<std::vector<std::uint32_t>> held(n);  // nodes of running jobs
   using End = std::pair<double, std::uint32_t>;
   std::priority_queue<End, std::vector<End>, std::greater<>> ends;
@@ -73,6 +33,7 @@ ScheduleResult simulate_schedule(const std::vector<Job>& jobs, const SelectionPo
     while (!ends.empty() && ends.top().first == now) {
       const std::uint32_t j = ends.top().second;
       ends.pop();
+      res.jobs[j].end = now;
       nodes.give_back(held[j]);
       held[j] = {};
       const std::uint32_t pos = running_at[j];
@@ -102,13 +63,20 @@ ScheduleResult simulate_schedule(const std::vector<Job>& jobs, const SelectionPo
       if (started[j] || job.nodes > nodes.free())
         throw std::logic_error("scheduler: a selection policy started a job twice or beyond the free nodes");
       started[j] = 1;
-      res.jobs[j].first_node = nodes.take(job.nodes, taken);
+      nodes.take(job.nodes, taken);
+      res.jobs[j].first_node = *std::min_element(taken.begin(), taken.end());
       held[j] = taken;
       res.jobs[j].start = now;
-      res.jobs[j].end = now + job.runtime;
-      ends.push({res.jobs[j].end, j});
       running_at[j] = static_cast<std::uint32_t>(running.size());
       running.push_back({j, now + job.estimate, job.nodes});
+    }
+    if (!start.empty()) {
+      if (runner && runner->start(now, start, held)) {  // every running job's end may have moved
+        ends = {};
+        for (const RunningJob& r : running) ends.push({std::max(now, runner->end_of(r.job)), r.job});
+      } else {
+        for (std::uint32_t j : start) ends.push({runner ? std::max(now, runner->end_of(j)) : now + jobs[j].runtime, j});
+      }
     }
     if (!start.empty())
       waiting.erase(std::remove_if(waiting.begin(), waiting.end(), [&](std::uint32_t j) { return started[j]; }),
@@ -132,12 +100,13 @@ ScheduleResult simulate_schedule(const std::vector<Job>& jobs, const SelectionPo
     m.mean_wait += wait;
     m.max_wait = std::max(m.max_wait, wait);
     m.mean_response += response;
-    m.mean_slowdown += job.runtime > 0 ? response / job.runtime : 1.0;
-    const double bsld = std::max(1.0, response / std::max(job.runtime, o.bounded_slowdown_tau));
+    const double runtime = r.runtime();
+    m.mean_slowdown += runtime > 0 ? response / runtime : 1.0;
+    const double bsld = std::max(1.0, response / std::max(runtime, o.bounded_slowdown_tau));
     m.mean_bounded_slowdown += bsld;
     m.max_bounded_slowdown = std::max(m.max_bounded_slowdown, bsld);
     m.last_end = std::max(m.last_end, r.end);
-    node_seconds += job.runtime * job.nodes;
+    node_seconds += runtime * job.nodes;
   }
   if (m.completed > 0) {
     const auto c = static_cast<double>(m.completed);
@@ -162,10 +131,12 @@ ScheduleResult simulate_schedule(const std::vector<Job>& jobs, const SelectionPo
       const JobOutcome& r = res.jobs[j];
       if (r.refused || !(r.end > r.start)) continue;
       const double a = r.start - m.first_submit, b = r.end - m.first_submit;
-      for (auto bin = static_cast<std::size_t>(a / res.bin_s); bin < bins && static_cast<double>(bin) * res.bin_s < b; ++bin) {
+      for (auto bin = static_cast<std::size_t>(a / res.bin_s); bin < bins && static_cast<double>(bin) * res.bin_s < b;
+           ++bin) {
         const double lo = std::max(a, static_cast<double>(bin) * res.bin_s);
         const double hi = std::min(b, static_cast<double>(bin + 1) * res.bin_s);
-        if (hi > lo) res.utilisation_series[bin] += (hi - lo) * jobs[j].nodes / (res.bin_s * static_cast<double>(o.nodes));
+        if (hi > lo)
+          res.utilisation_series[bin] += (hi - lo) * jobs[j].nodes / (res.bin_s * static_cast<double>(o.nodes));
       }
     }
   return res;

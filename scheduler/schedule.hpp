@@ -23,6 +23,7 @@ struct ScheduleOptions {
 
 struct JobOutcome {
   double start = std::numeric_limits<double>::quiet_NaN(), end = std::numeric_limits<double>::quiet_NaN();
+  double runtime() const { return end - start; }
   bool refused = false;          // larger than the machine
   std::uint32_t first_node = 0;  // lowest node id allocated
 };
@@ -45,7 +46,19 @@ struct ScheduleResult {
   std::uint64_t scheduling_points = 0;
 };
 
+// How long started jobs run. Without one (network-agnostic mode) a job runs its Job::runtime.
+class JobRunner {
+ public:
+  virtual ~JobRunner() = default;
+  // `started` jobs begin at `now` on nodes[job]. Returns true if the ends of jobs already running may
+  // have changed (their jobs share the machine's network with the new ones).
+  virtual bool start(double now, const std::vector<std::uint32_t>& started,
+                     const std::vector<std::vector<std::uint32_t>>& nodes) = 0;
+  // When a started job ends, as far as the jobs started so far tell.
+  virtual double end_of(std::uint32_t job) const = 0;
+};
+
 ScheduleResult simulate_schedule(const std::vector<Job>& jobs, const SelectionPolicy& policy,
-                                 const ScheduleOptions& options);
+                                 const ScheduleOptions& options, JobRunner* runner = nullptr);
 
 }  // namespace interflow::scheduler

@@ -498,7 +498,26 @@ TEST_CASE("cli: schedule replays an SWF log and writes per-job results") {
   CHECK(fs::exists(dir / "summary.json"));
   check_rejected("schedule --swf " + log + " -p nosuch", {"nosuch", "easy"});
   check_rejected("schedule --swf " + (scratch() / "none.swf").string(), {"none.swf", "cannot read the SWF log"});
-  check_rejected("schedule -p easy", {"--swf"});
+  check_rejected("schedule -p easy", {"--swf", "--jobs"});
+  check_rejected("schedule --jobs 5 --network-aware", {"--job-app"});
+}
+
+TEST_CASE("cli: schedule runs a synthetic stream network-aware and reports network slowdowns") {
+  const fs::path dir = scratch() / "schedule-net";
+  const Outcome o = interflow(
+      "schedule --jobs 8 --mean-gap 1e-5 --job-sizes 4,8 --network-aware -t thintree:k=4,kp=2,n=3 "
+      "--allocation random --job-app stencil2d:iters=2,bytes=1e5 --job-app nbody:bytes=1e5 --bsld-tau 1e-5 --out " +
+      dir.string() + " --json");
+  INFO(o.err);
+  REQUIRE(o.status == 0);
+  const Json summary = JsonReader(o.out).document();
+  CHECK(summary["jobs"]["scheduled"].number == 8);
+  CHECK(summary["mean_network_slowdown"].number >= 1.0);
+  CHECK(summary["config"]["network_aware"].boolean);
+  const auto jobs = lines_of(read_text(dir / "jobs.csv"));
+  REQUIRE(jobs.size() == 9);
+  CHECK(contains(jobs[0], "isolated_runtime_s,network_slowdown"));
+  CHECK(!split_csv(jobs[1]).back().empty());
 }
 
 TEST_CASE("cli: --config reads a TOML experiment file") {

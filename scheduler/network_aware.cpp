@@ -1,0 +1,118 @@
+#include "scheduler/network_aware.hpp"
+
+#include <cmath>
+
+#include "engine/error.hpp"
+#include "engine/random.hpp"
+
+namespace interflow::scheduler {
+
+namespace {
+
+Application build(const workloads::AppRegistry& apps, const workloads::AppSettings& settings, const std::string& spec,
+                  std::uint32_t tasks, std::uint32_t index) {
+  workloads::EndpointPool pool(tasks);  // placement is set when the job starts
+  const std::string text = spec + (spec.find(':') == std::string::npos ? ":" : ",") + "tasks=" + std::to_string(tasks);
+  return workloads::make_application(apps, Spec::parse(text, "job application"), index, pool, settings);
+}
+
+double run_alone(const Network& net, const Routing& routing, Application app, const TaskOptions& options,
+                 const std::string& what) {
+  app.arrival_s = 0;
+  const TaskResult r = TaskEngine(net, routing).run({app}, options);
+  if (!r.apps[0].complete) throw InputError(what + ": its application does not run to completion");
+  return r.apps[0].runtime_s();
+}
+
+}  // namespace
+
+void prepare_estimates(NetworkJobs& jobs, const Network& net, const Routing& routing,
+                       const workloads::AppRegistry& apps, const workloads::AppSettings& settings,
+                       const TaskOptions& options, double estimate_factor, std::vector<double>& reference) {
+  reference.assign(jobs.jobs.size(), 0);
+  for (std::size_t j = 0; j < jobs.jobs.size(); ++j) {
+    Job& job = jobs.jobs[j];
+    if (job.nodes == 0) continue;  // refused by the scheduler
+    Application app = build(apps, settings, jobs.apps[j], job.nodes, static_cast<std::uint32_t>(j));
+    for (std::uint32_t t = 0; t < job.nodes; ++t) app.placement[t] = t;
+    reference[j] = run_alone(net, routing, app, options, "job " + std::to_string(job.id));
+    job.estimate = reference[j] * estimate_factor;
+    job.runtime = reference[j];
+  }
+}
+
+NetworkRunner::NetworkRunner(const Network& net, const Routing& routing, const workloads::AppRegistry& apps,
+                             const workloads::AppSettings& settings, const NetworkJobs& jobs,
+                             const TaskOptions& options)
+    : net_(net), routing_(routing), options_(options), end_(jobs.jobs.size(), 0) {
+  app_.reserve(jobs.jobs.size());
+  for (std::size_t j = 0; j < jobs.jobs.size(); ++j) {
+    if (jobs.jobs[j].nodes == 0) {  // refused by the scheduler: never runs
+      app_.emplace_back();
+      continue;
+    }
+    if (jobs.jobs[j].nodes > net.num_endpoints())
+      throw InputError("job " + std::to_string(jobs.jobs[j].id) + " needs more nodes than the network's " +
+                       std::to_string(net.num_endpoints()) + " endpoints");
+    app_.push_back(build(apps, settings, jobs.apps[j], jobs.jobs[j].nodes, static_cast<std::uint32_t>(j)));
+  }
+}
+
+bool NetworkRunner::start(double now, const std::vector<std::uint32_t>& started,
+                          const std::vector<std::vector<std::uint32_t>>& nodes) {
+  for (std::uint32_t j : started) {
+    app_[j].placement.assign(nodes[j].begin(), nodes[j].end());  // task t on the t-th node allocated
+    app_[j].arrival_s = now;
+    started_.push_back(j);
+  }
+  std::vector<Application> apps;
+  apps.reserve(started_.size());
+  for (std::uint32_t j : started_) apps.push_back(app_[j]);
+  const TaskResult r = TaskEngine(net_, routing_).run(apps, options_);
+  ++simulations_;
+  for (std::size_t k = 0; k < started_.size(); ++k) {
+    if (!r.apps[k].complete)
+      throw InputError("job at position " + std::to_string(started_[k]) + ": its application does not complete");
+    end_[started_[k]] = r.apps[k].end_s;
+  }
+  return true;
+}
+
+std::vector<double> NetworkRunner::isolated_runtimes() const {
+  std::vector<double> out(app_.size(), std::nan(""));
+  for (std::uint32_t j : started_) out[j] = run_alone(net_, routing_, app_[j], options_, "job");
+  return out;
+}
+
+std::vector<std::string> assign_applications(const std::vector<Job>& jobs, const std::vector<std::string>& mix) {
+  if (mix.empty()) throw InputError("network-aware scheduling needs at least one job application (--job-app)");
+  std::vector<std::string> out;
+  out.reserve(jobs.size());
+  for (std::size_t j = 0; j < jobs.size(); ++j) {
+    const std::uint64_t key = jobs[j].executable >= 0 ? static_cast<std::uint64_t>(jobs[j].executable) : j;
+    out.push_back(mix[key % mix.size()]);
+  }
+  return out;
+}
+
+std::vector<Job> synthetic_jobs(std::uint32_t count, double mean_gap_s, const std::vector<std::uint32_t>& sizes,
+                                double mean_runtime_s, double estimate_factor, std::uint64_t seed) {
+  if (sizes.empty()) throw InputError("synthetic jobs: no job sizes given");
+  if (!(mean_gap_s >= 0) || !(mean_runtime_s >= 0)) throw InputError("synthetic jobs: times must be >= 0");
+  Rng rng(derive_seed(seed, Stream::Jobs, 0));
+  std::vector<Job> jobs(count);
+  double t = 0;
+  for (std::uint32_t j = 0; j < count; ++j) {
+    Job& job = jobs[j];
+    job.id = j + 1;
+    if (j > 0) t += -std::log(1.0 - rng.uniform()) * mean_gap_s;
+    job.submit = t;
+    job.nodes = job.processors = sizes[rng.below(sizes.size())];
+    job.runtime = -std::log(1.0 - rng.uniform()) * mean_runtime_s;
+    job.estimate = job.runtime * estimate_factor;
+    job.line = j + 1;
+  }
+  return jobs;
+}
+
+}  // namespace interflow::scheduler

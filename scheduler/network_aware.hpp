@@ -1,0 +1,68 @@
+#pragma once
+// Network-aware mode (manual/scheduler.md): every job runs an application of the dynamic engine's
+// workloads (workloads/application.hpp) with one task per allocated node, and its run time emerges
+// from the network it shares with the jobs running beside it. The scheduler plans with estimates and
+// learns each job's end from the engine.
+//
+// Exactness by re-simulation: whenever jobs start, all jobs started so far are simulated again from
+// the beginning (each arriving at its start time, on its nodes). Until the next job starts nothing
+// else enters the network, so the ends this gives are exact; a start changes the ends of the jobs
+// running then, which the scheduler takes up. The cost is one simulation per scheduling point that
+// starts jobs: meant for streams of tens to a few hundred jobs.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "engine/task_engine.hpp"
+#include "scheduler/schedule.hpp"
+#include "workloads/application.hpp"
+
+namespace interflow::scheduler {
+
+struct NetworkJobs {
+  std::vector<Job> jobs;          // submit, nodes, estimate (filled by prepare), ids
+  std::vector<std::string> apps;  // per job: an application spec without tasks (e.g. stencil3d:iters=5)
+};
+
+// Runs each job's application alone on the first nodes of the machine to give it a reference run
+// time; estimate = reference × estimate_factor (the scheduler's belief, as a user's request would be).
+// Jobs of 0 nodes (refused) are skipped.
+void prepare_estimates(NetworkJobs& jobs, const Network& net, const Routing& routing,
+                       const workloads::AppRegistry& apps, const workloads::AppSettings& settings,
+                       const TaskOptions& options, double estimate_factor, std::vector<double>& reference);
+
+class NetworkRunner : public JobRunner {
+ public:
+  NetworkRunner(const Network& net, const Routing& routing, const workloads::AppRegistry& apps,
+                const workloads::AppSettings& settings, const NetworkJobs& jobs, const TaskOptions& options);
+  bool start(double now, const std::vector<std::uint32_t>& started,
+             const std::vector<std::vector<std::uint32_t>>& nodes) override;
+  double end_of(std::uint32_t job) const override { return end_[job]; }
+
+  // Each job alone on the nodes it was given (after the schedule), for its slowdown from sharing.
+  std::vector<double> isolated_runtimes() const;
+  std::uint64_t simulations() const { return simulations_; }
+  // Per job: its application as last simulated (placement and arrival set once it started).
+  const std::vector<Application>& applications() const { return app_; }
+
+ private:
+  const Network& net_;
+  const Routing& routing_;
+  TaskOptions options_;
+  std::vector<Application> app_;  // per job: its programs, placed and timed once it starts
+  std::vector<std::uint32_t> started_;
+  std::vector<double> end_;
+  std::uint64_t simulations_ = 0;
+};
+
+// The application of each job: apps[k] for jobs whose executable number (or, without one, whose
+// position) is k modulo the number of specs.
+std::vector<std::string> assign_applications(const std::vector<Job>& jobs, const std::vector<std::string>& mix);
+
+// A synthetic job stream: `count` jobs with Poisson arrivals of mean gap `mean_gap_s`, sizes drawn
+// uniformly from `sizes`, and (for the network-agnostic mode) exponential run times of mean
+// `mean_runtime_s` with estimate = run time × estimate_factor.
+std::vector<Job> synthetic_jobs(std::uint32_t count, double mean_gap_s, const std::vector<std::uint32_t>& sizes,
+                                double mean_runtime_s, double estimate_factor, std::uint64_t seed);
+
+}  // namespace interflow::scheduler
