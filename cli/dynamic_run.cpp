@@ -61,9 +61,9 @@ DynamicRun run_dynamic(const Plugins& plugins, const DynamicConfig& config) {
   std::vector<Spec> app_specs;
   std::vector<std::string> app_texts = config.apps;
   if (!config.inrflow_workload.empty())
-    for (std::string& spec :
+    for (const workloads::InrflowApp& app :
          workloads::read_inrflow_workload(config.inrflow_workload, plugins.apps, config.inrflow_time_unit))
-      app_texts.push_back(std::move(spec));
+      app_texts.push_back(app.spec());
   for (const std::string& text : app_texts) {
     app_specs.push_back(Spec::parse(text, "--app"));
     plugins.apps.validate(app_specs.back());

@@ -12,6 +12,7 @@
 #include "scheduler/network_aware.hpp"
 #include "scheduler/schedule.hpp"
 #include "scheduler/swf.hpp"
+#include "workloads/inrflow_workload.hpp"
 
 namespace interflow::cli {
 
@@ -36,7 +37,11 @@ struct ScheduleConfig {
     return n;
   }();
   std::vector<std::string> job_apps;
-  double time_scale = 1;  // log submit times are multiplied by this in network-aware mode
+  double time_scale = 1;         // log submit times are multiplied by this in network-aware mode
+  std::string inrflow_workload;  // network-aware: jobs from INRFlow's workload file
+  double inrflow_time_unit = 1e-9;
+  double geometric_mean = 8;
+  std::string mapping = "consecutive", mapping_file;
 };
 
 std::string csv_number(double v) { return std::isfinite(v) ? JsonWriter::number(v) : ""; }
@@ -57,7 +62,9 @@ void write_summary(JsonWriter& j, const ScheduleConfig& c, const scheduler::JobS
   j.field("engine", "schedule");
   j.field("seed", c.seed);
   j.key("config").begin_object();
-  j.field("source", c.swf.empty() ? "synthetic" : "swf")
+  j.field("source", !c.swf.empty() ? "swf"
+                    : c.jobs > 0   ? "synthetic"
+                                   : "inrflow")
       .field("swf", c.swf)
       .field("policy", c.policy)
       .field("size_from", c.size_from)
@@ -77,7 +84,8 @@ void write_summary(JsonWriter& j, const ScheduleConfig& c, const scheduler::JobS
     for (std::uint32_t v : c.job_sizes) j.value(v);
     j.end_array();
   }
-  j.field("estimate_factor", c.estimate_factor);
+  j.field("estimate_factor", c.estimate_factor).field("geometric_mean", c.geometric_mean);
+  j.field("mapping", c.mapping).field("inrflow_workload", c.inrflow_workload);
   j.end_object();
   j.key("jobs").begin_object();
   j.field("in_log", static_cast<std::uint64_t>(set.jobs.size() + set.dropped)).field("dropped", set.dropped);
@@ -161,8 +169,26 @@ Action add_schedule_command(CLI::App& app, const Plugins& plugins) {
   cmd->add_option("--estimate-scale", c->estimate_scale, "with --estimate scaled: the factor")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
-  cmd->add_option("--allocation", c->allocation, "which free nodes a job gets: consecutive or random")
-      ->check(CLI::IsMember({"consecutive", "random"}))
+  cmd->add_option("--allocation", c->allocation,
+                  "which free nodes a job gets: consecutive, random, locality (nearest to one switch; "
+                  "network-aware) or geometric (clusters of geometric size)")
+      ->check(CLI::IsMember({"consecutive", "random", "locality", "geometric"}))
+      ->capture_default_str();
+  cmd->add_option("--geometric-mean", c->geometric_mean, "allocation geometric: mean cluster size in nodes")
+      ->check(CLI::Range(1.0, 1e9))
+      ->capture_default_str();
+  cmd->add_option("--mapping", c->mapping,
+                  "network-aware task mapping: consecutive (task t on the t-th allocated node in id order), random, "
+                  "or file (--mapping-file)")
+      ->check(CLI::IsMember({"consecutive", "random", "file"}))
+      ->capture_default_str();
+  cmd->add_option("--mapping-file", c->mapping_file,
+                  "with --mapping file: lines '<job id> <i0> <i1> ...': task t on the i_t-th allocated node");
+  cmd->add_option("--inrflow-workload", c->inrflow_workload,
+                  "network-aware: jobs from INRFlow's workload file (arrival, application, size; its allocation "
+                  "column is replaced by --allocation)");
+  cmd->add_option("--inrflow-time-unit", c->inrflow_time_unit, "seconds per unit of that file's arrival times")
+      ->check(CLI::PositiveNumber)
       ->capture_default_str();
   cmd->add_option("--bsld-tau", c->bsld_tau, "bounded slowdown threshold in seconds")
       ->check(CLI::PositiveNumber)
@@ -176,13 +202,22 @@ Action add_schedule_command(CLI::App& app, const Plugins& plugins) {
   cmd->add_flag("-q,--quiet", c->quiet, "print nothing on stdout");
   cmd->add_flag("--no-progress", c->no_progress, "accepted for symmetry with the other commands (no progress line)");
   return [&plugins, c]() {
-    if (c->swf.empty() == (c->jobs == 0))
-      throw InputError("schedule needs a job log (--swf FILE) or a synthetic stream (--jobs N), not both");
-    if (c->network_aware && c->job_apps.empty())
+    const int sources = !c->swf.empty() + (c->jobs > 0) + !c->inrflow_workload.empty();
+    if (sources != 1)
+      throw InputError(
+          "schedule needs one job source: a log (--swf FILE), a synthetic stream (--jobs N) or an "
+          "INRFlow workload file (--inrflow-workload FILE)");
+    if (!c->inrflow_workload.empty() && !c->network_aware)
+      throw InputError("--inrflow-workload gives applications, not run times: use it with --network-aware");
+    if (c->network_aware && c->job_apps.empty() && c->inrflow_workload.empty())
       throw InputError("--network-aware needs the jobs' applications: --job-app SPEC (repeatable)");
+    if (!c->network_aware && (c->allocation == "locality" || c->mapping != "consecutive"))
+      throw InputError("--allocation locality and --mapping apply to --network-aware runs");
+    if (c->mapping == "file" && c->mapping_file.empty()) throw InputError("--mapping file needs --mapping-file FILE");
     const auto policy = plugins.selections.create(Spec::parse(c->policy, "--policy"));
     Stopwatch clock;
     scheduler::JobSet set;
+    std::vector<workloads::InrflowApp> inrflow_apps;
     std::uint32_t nodes = c->nodes;
     if (!c->swf.empty()) {
       const scheduler::SwfLog log = scheduler::read_swf(c->swf);
@@ -203,9 +238,21 @@ Action add_schedule_command(CLI::App& app, const Plugins& plugins) {
         nodes = static_cast<std::uint32_t>((log.max_procs + c->procs_per_node - 1) / c->procs_per_node);
       if (c->network_aware)
         for (scheduler::Job& job : set.jobs) job.submit *= c->time_scale;
-    } else {
+    } else if (c->jobs > 0) {
       set.jobs =
           scheduler::synthetic_jobs(c->jobs, c->mean_gap, c->job_sizes, c->mean_runtime, c->estimate_factor, c->seed);
+    } else {
+      inrflow_apps = workloads::read_inrflow_workload(c->inrflow_workload, plugins.apps, c->inrflow_time_unit);
+      std::stable_sort(inrflow_apps.begin(), inrflow_apps.end(),
+                       [](const auto& a, const auto& b) { return a.arrival_s < b.arrival_s; });
+      for (const workloads::InrflowApp& a : inrflow_apps) {
+        scheduler::Job job;
+        job.id = static_cast<std::int64_t>(set.jobs.size() + 1);
+        job.submit = a.arrival_s;
+        job.nodes = job.processors = a.tasks;
+        job.line = a.line;
+        set.jobs.push_back(job);
+      }
     }
     const double read_s = clock.seconds();
     clock.reset();
@@ -226,7 +273,11 @@ Action add_schedule_command(CLI::App& app, const Plugins& plugins) {
       settings.endpoint_gbps = c->network.links.endpoint_gbps;
       settings.patterns = &plugins.patterns;
       network_jobs.jobs = set.jobs;
-      network_jobs.apps = scheduler::assign_applications(set.jobs, c->job_apps);
+      if (inrflow_apps.empty()) {
+        network_jobs.apps = scheduler::assign_applications(set.jobs, c->job_apps);
+      } else {
+        for (const workloads::InrflowApp& a : inrflow_apps) network_jobs.apps.push_back(a.kernel);
+      }
       // Jobs too large for the machine are refused by the scheduler; give them no application.
       for (std::size_t j = 0; j < network_jobs.jobs.size(); ++j)
         if (network_jobs.jobs[j].nodes > nodes) network_jobs.jobs[j].nodes = 0;
@@ -239,12 +290,15 @@ Action add_schedule_command(CLI::App& app, const Plugins& plugins) {
         set.jobs[j].runtime = network_jobs.jobs[j].runtime;
       }
       runner = std::make_unique<scheduler::NetworkRunner>(n, *setup->routing, plugins.apps, settings, network_jobs,
-                                                          task_options);
+                                                          task_options,
+                                                          scheduler::TaskMapping{c->mapping, c->mapping_file, c->seed});
     }
     if (nodes == 0) throw InputError("the machine size is unknown: give --nodes (the log has no MaxNodes or MaxProcs)");
     scheduler::ScheduleOptions so;
     so.nodes = nodes;
     so.allocation = c->allocation;
+    so.geometric_mean = c->geometric_mean;
+    so.network = setup ? &setup->topology->network() : nullptr;
     so.seed = c->seed;
     so.bounded_slowdown_tau = c->bsld_tau;
     so.series_bins = c->series_bins;
@@ -300,8 +354,11 @@ Action add_schedule_command(CLI::App& app, const Plugins& plugins) {
       const scheduler::ScheduleSummary& m = r.summary;
       std::cout << "interflow " << kVersion << " scheduler, policy " << c->policy << ", " << nodes << " nodes"
                 << (c->network_aware ? ", network-aware on " + c->network.topology : std::string()) << "\n"
-                << "  " << (c->swf.empty() ? "synthetic stream" : "log " + c->swf) << ": "
-                << set.jobs.size() + set.dropped << " jobs, " << set.dropped << " dropped, " << set.repaired
+                << "  "
+                << (!c->swf.empty() ? "log " + c->swf
+                    : c->jobs > 0   ? std::string("synthetic stream")
+                                    : "INRFlow workload " + c->inrflow_workload)
+                << ": " << set.jobs.size() + set.dropped << " jobs, " << set.dropped << " dropped, " << set.repaired
                 << " repaired, " << m.refused << " refused\n"
                 << "  makespan                 " << m.makespan << " s\n"
                 << "  wait mean/median/max     " << m.mean_wait << " / " << m.median_wait << " / " << m.max_wait

@@ -283,4 +283,14 @@ TaskResult GraphEngine::run(const std::vector<GraphApplication>& apps, const Tas
   return res;
 }
 
+TaskResult run_applications(const Network& net, const Routing& routing, const std::vector<Application>& apps,
+                            const TaskOptions& options) {
+  if (std::none_of(apps.begin(), apps.end(), [](const Application& a) { return a.is_trace(); }))
+    return TaskEngine(net, routing).run(apps, options);
+  std::vector<GraphApplication> graphs;
+  graphs.reserve(apps.size());
+  for (const Application& app : apps) graphs.push_back(as_graph(app));
+  return GraphEngine(net, routing).run(graphs, options);
+}
+
 }  // namespace interflow

@@ -39,4 +39,9 @@ class GraphEngine {
   const Routing& routing_;
 };
 
+// Runs applications on the task engine, or on the graph engine (all in their graph form) when one of
+// them is a trace.
+TaskResult run_applications(const Network& net, const Routing& routing, const std::vector<Application>& apps,
+                            const TaskOptions& options);
+
 }  // namespace interflow

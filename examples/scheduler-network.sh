@@ -2,7 +2,7 @@
 # Network-aware scheduling (issue 7): the same synthetic job stream — 60 jobs of 8, 16 or 32 nodes
 # arriving as a Poisson process, each running a 3-D stencil, a MapReduce or an all-to-all — scheduled
 # with EASY on a 64-endpoint fat tree (4-ary 3-tree) and on a thin tree with half the upward
-# bandwidth, with consecutive and with random allocation. Run times emerge from the dynamic engine,
+# bandwidth, with consecutive, random, locality and geometric allocation. Run times emerge from the dynamic engine,
 # so allocation and co-running jobs change them. Prints a table; per-run results go to OUT_DIR.
 # Usage: examples/scheduler-network.sh [INTERFLOW_BINARY] [OUT_DIR]
 set -euo pipefail
@@ -17,7 +17,7 @@ stream=(--jobs 60 --mean-gap 2e-5 --job-sizes 8,16,32 --seed 7 -p easy --estimat
 echo "| network | allocation | makespan us | mean wait us | mean response us | mean bounded slowdown (tau 10 us) | utilisation | mean network slowdown |"
 echo "|---|---|---|---|---|---|---|---|"
 for topology in fattree:k=4,n=3 thintree:k=4,kp=2,n=3; do
-  for allocation in consecutive random; do
+  for allocation in consecutive random locality geometric; do
     dir="$out/${topology%%:*}-$allocation"
     "$bin" schedule --network-aware -t "$topology" --allocation "$allocation" "${stream[@]}" --out "$dir" -q
     "$python" - "$dir/summary.json" "$topology" "$allocation" <<'PY'

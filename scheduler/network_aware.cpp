@@ -1,9 +1,14 @@
 #include "scheduler/network_aware.hpp"
 
+#include <algorithm>
+#include <charconv>
 #include <cmath>
+#include <unordered_map>
 
 #include "engine/error.hpp"
+#include "engine/graph_engine.hpp"
 #include "engine/random.hpp"
+#include "workloads/text_lines.hpp"
 
 namespace interflow::scheduler {
 
@@ -19,7 +24,7 @@ Application build(const workloads::AppRegistry& apps, const workloads::AppSettin
 double run_alone(const Network& net, const Routing& routing, Application app, const TaskOptions& options,
                  const std::string& what) {
   app.arrival_s = 0;
-  const TaskResult r = TaskEngine(net, routing).run({app}, options);
+  const TaskResult r = run_applications(net, routing, {app}, options);
   if (!r.apps[0].complete) throw InputError(what + ": its application does not run to completion");
   return r.apps[0].runtime_s();
 }
@@ -43,8 +48,41 @@ void prepare_estimates(NetworkJobs& jobs, const Network& net, const Routing& rou
 
 NetworkRunner::NetworkRunner(const Network& net, const Routing& routing, const workloads::AppRegistry& apps,
                              const workloads::AppSettings& settings, const NetworkJobs& jobs,
-                             const TaskOptions& options)
-    : net_(net), routing_(routing), options_(options), end_(jobs.jobs.size(), 0) {
+                             const TaskOptions& options, const TaskMapping& mapping)
+    : net_(net), routing_(routing), options_(options), end_(jobs.jobs.size(), 0), mapping_(mapping) {
+  if (mapping.policy != "consecutive" && mapping.policy != "random" && mapping.policy != "file")
+    throw InputError("task mapping '" + mapping.policy + "': expected consecutive, random or file");
+  mapped_.resize(jobs.jobs.size());
+  if (mapping.policy == "file") {
+    std::unordered_map<std::int64_t, std::size_t> position;
+    for (std::size_t j = 0; j < jobs.jobs.size(); ++j) position[jobs.jobs[j].id] = j;
+    workloads::TextLines in(mapping.file, "task mapping file (expected lines '<job id> <node index> ...')");
+    while (in.next()) {
+      const std::string_view id_token = in.token();
+      std::int64_t id = 0;
+      const auto [end, ec] = std::from_chars(id_token.data(), id_token.data() + id_token.size(), id);
+      if (ec != std::errc() || end != id_token.data() + id_token.size())
+        in.fail("job id '" + std::string(id_token) + "' is not a whole number");
+      const auto it = position.find(id);
+      if (it == position.end()) in.fail("no job has id " + std::to_string(id));
+      const std::uint32_t size = jobs.jobs[it->second].nodes;
+      std::vector<std::uint32_t>& order = mapped_[it->second];
+      if (!order.empty()) in.fail("job " + std::to_string(id) + " is mapped twice");
+      std::vector<std::uint8_t> seen(size, 0);
+      while (!in.at_end()) {
+        const std::uint64_t k = in.whole(in.token(), "node index");
+        if (k >= size)
+          in.fail("node index " + std::to_string(k) + " is beyond job " + std::to_string(id) + "'s " +
+                  std::to_string(size) + " nodes");
+        if (seen[k]) in.fail("node index " + std::to_string(k) + " is given twice");
+        seen[k] = 1;
+        order.push_back(static_cast<std::uint32_t>(k));
+      }
+      if (order.size() != size)
+        in.fail("job " + std::to_string(id) + " has " + std::to_string(size) + " tasks but " +
+                std::to_string(order.size()) + " node indices");
+    }
+  }
   app_.reserve(jobs.jobs.size());
   for (std::size_t j = 0; j < jobs.jobs.size(); ++j) {
     if (jobs.jobs[j].nodes == 0) {  // refused by the scheduler: never runs
@@ -61,14 +99,23 @@ NetworkRunner::NetworkRunner(const Network& net, const Routing& routing, const w
 bool NetworkRunner::start(double now, const std::vector<std::uint32_t>& started,
                           const std::vector<std::vector<std::uint32_t>>& nodes) {
   for (std::uint32_t j : started) {
-    app_[j].placement.assign(nodes[j].begin(), nodes[j].end());  // task t on the t-th node allocated
+    std::vector<std::uint32_t> sorted(nodes[j].begin(), nodes[j].end());
+    std::sort(sorted.begin(), sorted.end());
+    auto& placement = app_[j].placement;
+    placement.assign(sorted.begin(), sorted.end());  // consecutive: task t on the t-th node in id order
+    if (mapping_.policy == "random") {
+      Rng rng(derive_seed(mapping_.seed, Stream::Placement, j));
+      for (std::size_t t = placement.size(); t > 1; --t) std::swap(placement[t - 1], placement[rng.below(t)]);
+    } else if (!mapped_[j].empty()) {
+      for (std::size_t t = 0; t < placement.size(); ++t) placement[t] = sorted[mapped_[j][t]];
+    }
     app_[j].arrival_s = now;
     started_.push_back(j);
   }
   std::vector<Application> apps;
   apps.reserve(started_.size());
   for (std::uint32_t j : started_) apps.push_back(app_[j]);
-  const TaskResult r = TaskEngine(net_, routing_).run(apps, options_);
+  const TaskResult r = run_applications(net_, routing_, apps, options_);
   ++simulations_;
   for (std::size_t k = 0; k < started_.size(); ++k) {
     if (!r.apps[k].complete)

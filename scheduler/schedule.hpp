@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/network.hpp"
 #include "scheduler/jobs.hpp"
 #include "scheduler/selection.hpp"
 
@@ -15,7 +16,9 @@ namespace interflow::scheduler {
 
 struct ScheduleOptions {
   std::uint32_t nodes = 0;                 // machine size
-  std::string allocation = "consecutive";  // consecutive (first free nodes in id order) or random
+  std::string allocation = "consecutive";  // scheduler/allocation.hpp: consecutive, random, locality, geometric
+  const Network* network = nullptr;        // for locality
+  double geometric_mean = 8;               // geometric: mean cluster size (nodes)
   std::uint64_t seed = 1;
   double bounded_slowdown_tau = 10;  // seconds
   std::uint32_t series_bins = 200;   // utilisation over time

@@ -47,9 +47,16 @@ bool common_param(const std::string& name) {
 
 }  // namespace
 
-std::vector<std::string> read_inrflow_workload(const std::string& path, const AppRegistry& apps, double time_unit_s) {
+std::string InrflowApp::spec() const {
+  char when[40];
+  std::snprintf(when, sizeof when, "%.17g", arrival_s);
+  return kernel + (kernel.find(':') == std::string::npos ? ":" : ",") + "tasks=" + std::to_string(tasks) +
+         ",placement=" + (random ? "random" : "consecutive") + ",arrival=" + when;
+}
+
+std::vector<InrflowApp> read_inrflow_workload(const std::string& path, const AppRegistry& apps, double time_unit_s) {
   TextLines in(path, "INRFlow workload file (expected lines '<arrival> <kernel>[_<params>] <ntasks> <allocation>')");
-  std::vector<std::string> specs;
+  std::vector<InrflowApp> specs;
   while (in.next()) {
     const double arrival = in.real(in.expect("an arrival time"), "arrival time") * time_unit_s;
     const std::string kernel(in.expect("a kernel"));
@@ -59,8 +66,6 @@ std::vector<std::string> read_inrflow_workload(const std::string& path, const Ap
     if (tasks == 0) in.fail("an application needs at least 1 task");
     if (allocation != "sequential" && allocation != "random")
       in.fail("allocation '" + std::string(allocation) + "': only sequential and random are supported");
-    char when[40];
-    std::snprintf(when, sizeof when, "%.17g", arrival);
     std::string spec;
     if (kernel.rfind("file_", 0) == 0) {  // a trace: everything after file_ is its path
       const std::string file = kernel.substr(5);
@@ -107,14 +112,14 @@ std::vector<std::string> read_inrflow_workload(const std::string& path, const Ap
                 "an interflow counterpart (manual/traces.md)");
       }
     }
-    spec += std::string(spec.find(':') == std::string::npos ? ":" : ",") + "tasks=" + std::to_string(tasks) +
-            ",placement=" + (allocation == "random" ? "random" : "consecutive") + ",arrival=" + when;
+    InrflowApp app{arrival, spec, static_cast<std::uint32_t>(std::min<std::uint64_t>(tasks, 0xFFFFFFFFu)),
+                   allocation == "random", in.line_number()};
     try {
-      apps.validate(Spec::parse(spec, "workload"));
+      apps.validate(Spec::parse(app.spec(), "workload"));
     } catch (const InputError& e) {
-      in.fail(std::string("becomes '") + spec + "': " + e.what());
+      in.fail("becomes '" + app.spec() + "': " + e.what());
     }
-    specs.push_back(spec);
+    specs.push_back(std::move(app));
   }
   return specs;
 }

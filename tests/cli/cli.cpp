@@ -518,6 +518,20 @@ TEST_CASE("cli: schedule runs a synthetic stream network-aware and reports netwo
   REQUIRE(jobs.size() == 9);
   CHECK(contains(jobs[0], "isolated_runtime_s,network_slowdown"));
   CHECK(!split_csv(jobs[1]).back().empty());
+
+  // Jobs from an INRFlow workload file, placed by locality: alone in their switches, never slowed.
+  const fs::path wl = scratch() / "jobs.txt";
+  write_text(wl, "0 stencil2d_2x2_100000_2 4 sequential\n5000 nbody 8 random\n5000 all2all 4 random\n");
+  const Outcome w = interflow("schedule --inrflow-workload " + wl.string() +
+                              " --network-aware -t fattree:k=4,n=3 --allocation locality --bsld-tau 1e-5 --json");
+  INFO(w.err);
+  REQUIRE(w.status == 0);
+  const Json ws = JsonReader(w.out).document();
+  CHECK(ws["jobs"]["scheduled"].number == 3);
+  CHECK(ws["config"]["source"].text == "inrflow");
+  CHECK(ws["mean_network_slowdown"].number == doctest::Approx(1.0));
+  check_rejected("schedule --inrflow-workload " + wl.string(), {"--inrflow-workload", "--network-aware"});
+  check_rejected("schedule --jobs 3 --allocation locality", {"locality", "--network-aware"});
 }
 
 TEST_CASE("cli: --config reads a TOML experiment file") {

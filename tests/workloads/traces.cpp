@@ -281,7 +281,9 @@ TEST_CASE("traces: an INRFlow workload file becomes application specs") {
                   fixture("ring.trc") +
                   " 3 sequential\n"
                   "7 mapreduce 5 random\n");
-  const auto specs = read_inrflow_workload(wl.path, test::app_registries().apps, 1e-9);
+  std::vector<std::string> specs;
+  for (const InrflowApp& app : read_inrflow_workload(wl.path, test::app_registries().apps, 1e-9))
+    specs.push_back(app.spec());
   REQUIRE(specs.size() == 4);
   const auto prefix = [](const std::string& s) { return s.substr(0, s.find(",arrival=")); };
   CHECK(prefix(specs[0]) == "collective:op=alltoall,iters=2,tasks=8,placement=consecutive");

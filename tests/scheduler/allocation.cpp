@@ -1,0 +1,115 @@
+// Allocation policies on real topologies and task mapping in the network-aware runner.
+#include "scheduler/allocation.hpp"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <set>
+
+#include "engine/error.hpp"
+#include "scheduler/network_aware.hpp"
+#include "tests/support/app_support.hpp"
+
+using namespace interflow;
+using namespace interflow::scheduler;
+
+TEST_CASE("allocation: consecutive takes the first free nodes and random distinct free ones") {
+  NodeAllocator c(16, "consecutive", 1);
+  std::vector<std::uint32_t> a, b;
+  c.take(3, a);
+  CHECK(a == std::vector<std::uint32_t>{0, 1, 2});
+  c.take(2, b);
+  CHECK(b == std::vector<std::uint32_t>{3, 4});
+  c.give_back(a);
+  c.take(4, a);
+  CHECK(a == std::vector<std::uint32_t>{0, 1, 2, 5});
+  NodeAllocator r(16, "random", 1);
+  r.take(10, a);
+  CHECK(std::set<std::uint32_t>(a.begin(), a.end()).size() == 10);
+  r.take(6, b);
+  for (std::uint32_t v : b) CHECK(std::find(a.begin(), a.end(), v) == a.end());
+  CHECK(r.free() == 0);
+  CHECK_THROWS_AS(NodeAllocator(4, "nearest", 1), InputError);
+  CHECK_THROWS_AS(NodeAllocator(4, "locality", 1), InputError);  // needs the network
+}
+
+TEST_CASE("allocation: locality fills a free leaf switch before spanning two") {
+  // 4-ary 3-tree: 16 leaf switches of 4 endpoints. With nodes 0 and 1 busy, 4 nodes fit on the
+  // second leaf (1 hop from its switch) rather than nodes 2, 3 plus two of another leaf.
+  const auto t = test::build_topology("fattree:k=4,n=3");
+  NodeAllocator alloc(64, "locality", 1, &t->network());
+  std::vector<std::uint32_t> first, second;
+  alloc.take(2, first);
+  CHECK(first == std::vector<std::uint32_t>{0, 1});
+  alloc.take(4, second);
+  std::sort(second.begin(), second.end());
+  CHECK(second == std::vector<std::uint32_t>{4, 5, 6, 7});
+}
+
+TEST_CASE("allocation: locality on a torus takes a compact region") {
+  // 8 nodes of a 4x4x4 torus: a node, its 6 neighbours and one node 2 hops away.
+  const auto t = test::build_topology("torus:dims=4x4x4");
+  NodeAllocator alloc(64, "locality", 1, &t->network());
+  std::vector<std::uint32_t> nodes;
+  alloc.take(8, nodes);
+  const auto coord = [](std::uint32_t v) { return std::array<int, 3>{int(v % 4), int(v / 4 % 4), int(v / 16)}; };
+  const auto dist = [&](std::uint32_t a, std::uint32_t b) {
+    int d = 0;
+    for (int k = 0; k < 3; ++k) {
+      const int x = std::abs(coord(a)[k] - coord(b)[k]);
+      d += std::min(x, 4 - x);
+    }
+    return d;
+  };
+  int diameter = 0;
+  for (std::uint32_t a : nodes)
+    for (std::uint32_t b : nodes) diameter = std::max(diameter, dist(a, b));
+  CHECK(diameter <= 3);  // a ball of radius 2 around one node whose farthest members are on opposite sides
+}
+
+TEST_CASE("allocation: geometric clusters are runs of consecutive free nodes") {
+  NodeAllocator one(32, "geometric", 5, nullptr, 1);  // mean 1: single nodes at random
+  std::vector<std::uint32_t> nodes;
+  one.take(6, nodes);
+  CHECK(std::set<std::uint32_t>(nodes.begin(), nodes.end()).size() == 6);
+  NodeAllocator big(32, "geometric", 5, nullptr, 1e9);  // one long cluster, cut only by the machine's end
+  big.take(6, nodes);
+  std::vector<std::uint32_t> sorted = nodes;
+  std::sort(sorted.begin(), sorted.end());
+  int runs = 1;
+  for (std::size_t i = 1; i < sorted.size(); ++i) runs += sorted[i] != sorted[i - 1] + 1;
+  CHECK(runs <= 2);
+  CHECK_THROWS_AS(NodeAllocator(4, "geometric", 1, nullptr, 0.5), InputError);
+}
+
+TEST_CASE("task mapping: consecutive and random and from a file") {
+  const auto t = test::build_topology(test::star_topology());
+  const auto routing = test::build_routing("bfs", *t);
+  workloads::AppSettings settings;
+  settings.endpoint_gbps = 10;
+  NetworkJobs nj;
+  Job j;
+  j.id = 7;
+  j.nodes = j.processors = 4;
+  nj.jobs = {j};
+  nj.apps = {"nbody:bytes=1e4"};
+  const std::vector<std::vector<std::uint32_t>> held{{6, 1, 4, 3}};
+  const auto placement = [&](const TaskMapping& m) {
+    NetworkRunner runner(t->network(), *routing, test::app_registries().apps, settings, nj, {}, m);
+    runner.start(0, {0}, held);
+    return runner.applications()[0].placement;
+  };
+  CHECK(placement({"consecutive", "", 1}) == std::vector<EndpointId>{1, 3, 4, 6});
+  const auto shuffled = placement({"random", "", 1});
+  CHECK(std::is_permutation(shuffled.begin(), shuffled.end(), held[0].begin()));
+  const std::string path = "/tmp/interflow_test_mapping.txt";
+  std::ofstream(path) << "# job 7: tasks onto the 4 nodes in reverse\n7 3 2 1 0\n";
+  CHECK(placement({"file", path, 1}) == std::vector<EndpointId>{6, 4, 3, 1});
+  std::ofstream(path) << "7 3 2 1 1\n";
+  CHECK_THROWS_WITH_AS(placement({"file", path, 1}), doctest::Contains(":1: node index 1 is given twice"), InputError);
+  std::ofstream(path) << "8 0 1 2 3\n";
+  CHECK_THROWS_WITH_AS(placement({"file", path, 1}), doctest::Contains(":1: no job has id 8"), InputError);
+  std::remove(path.c_str());
+}
