@@ -68,7 +68,8 @@ Action add_list_command(CLI::App& app, const Plugins& plugins) {
   auto kind = std::make_shared<std::string>("all");
   auto markdown = std::make_shared<bool>(false);
   cmd->add_option("kind", *kind, "what to list")
-      ->check(CLI::IsMember({"all", "topology", "routing", "pattern", "application", "selection"}))
+      ->check(
+          CLI::IsMember({"all", "topology", "routing", "pattern", "application", "selection", "allocation", "mapping"}))
       ->capture_default_str();
   cmd->add_flag("--markdown", *markdown, "print the manual's reference page (Markdown)");
   return [&plugins, kind, markdown]() {
@@ -84,6 +85,8 @@ Action add_list_command(CLI::App& app, const Plugins& plugins) {
     show(plugins.patterns);
     show(plugins.apps);
     show(plugins.selections);
+    show(plugins.allocations);
+    show(plugins.mappings);
     return 0;
   };
 }

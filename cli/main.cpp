@@ -14,10 +14,8 @@ int main(int argc, char** argv) {
     app.set_version_flag("--version", std::string("interflow ") + kVersion);
     app.require_subcommand(1);
     const std::map<std::string, cli::Action> actions = {
-        {"static", cli::add_static_command(app, plugins)},
-        {"dynamic", cli::add_dynamic_command(app, plugins)},
-        {"list", cli::add_list_command(app, plugins)},
-        {"topo", cli::add_topo_command(app, plugins)},
+        {"static", cli::add_static_command(app, plugins)},     {"dynamic", cli::add_dynamic_command(app, plugins)},
+        {"list", cli::add_list_command(app, plugins)},         {"topo", cli::add_topo_command(app, plugins)},
         {"schedule", cli::add_schedule_command(app, plugins)},
     };
     try {

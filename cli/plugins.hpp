@@ -1,6 +1,8 @@
 #pragma once
 // Every registry, filled once at start-up by each folder's register_builtin().
 #include "routing/registry.hpp"
+#include "scheduler/allocation.hpp"
+#include "scheduler/mapping.hpp"
 #include "scheduler/selection.hpp"
 #include "topologies/registry.hpp"
 #include "workloads/application.hpp"
@@ -14,6 +16,8 @@ struct Plugins {
   workloads::PatternRegistry patterns{"pattern"};
   workloads::AppRegistry apps{"application"};
   scheduler::SelectionRegistry selections{"selection"};
+  scheduler::AllocationRegistry allocations{"allocation"};
+  scheduler::MappingRegistry mappings{"mapping"};
 
   Plugins() {
     topo::register_builtin(topologies);
@@ -21,6 +25,8 @@ struct Plugins {
     workloads::register_builtin(patterns);
     workloads::register_apps(apps);
     scheduler::register_selection_policies(selections);
+    scheduler::register_allocation_policies(allocations);
+    scheduler::register_mapping_policies(mappings);
   }
 };
 

@@ -40,8 +40,7 @@ struct ScheduleConfig {
   double time_scale = 1;         // log submit times are multiplied by this in network-aware mode
   std::string inrflow_workload;  // network-aware: jobs from INRFlow's workload file
   double inrflow_time_unit = 1e-9;
-  double geometric_mean = 8;
-  std::string mapping = "consecutive", mapping_file;
+  std::string mapping = "consecutive";
 };
 
 std::string csv_number(double v) { return std::isfinite(v) ? JsonWriter::number(v) : ""; }
@@ -84,7 +83,7 @@ void write_summary(JsonWriter& j, const ScheduleConfig& c, const scheduler::JobS
     for (std::uint32_t v : c.job_sizes) j.value(v);
     j.end_array();
   }
-  j.field("estimate_factor", c.estimate_factor).field("geometric_mean", c.geometric_mean);
+  j.field("estimate_factor", c.estimate_factor);
   j.field("mapping", c.mapping).field("inrflow_workload", c.inrflow_workload);
   j.end_object();
   j.key("jobs").begin_object();
@@ -170,20 +169,13 @@ Action add_schedule_command(CLI::App& app, const Plugins& plugins) {
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   cmd->add_option("--allocation", c->allocation,
-                  "which free nodes a job gets: consecutive, random, locality (nearest to one switch; "
-                  "network-aware) or geometric (clusters of geometric size)")
-      ->check(CLI::IsMember({"consecutive", "random", "locality", "geometric"}))
-      ->capture_default_str();
-  cmd->add_option("--geometric-mean", c->geometric_mean, "allocation geometric: mean cluster size in nodes")
-      ->check(CLI::Range(1.0, 1e9))
+                  "which free nodes a job gets: an allocation spec (see `interflow list allocation`): consecutive, "
+                  "random, locality (network-aware), geometric[:mean=M]")
       ->capture_default_str();
   cmd->add_option("--mapping", c->mapping,
-                  "network-aware task mapping: consecutive (task t on the t-th allocated node in id order), random, "
-                  "or file (--mapping-file)")
-      ->check(CLI::IsMember({"consecutive", "random", "file"}))
+                  "network-aware task mapping spec (see `interflow list mapping`): consecutive, random, "
+                  "file:path=FILE")
       ->capture_default_str();
-  cmd->add_option("--mapping-file", c->mapping_file,
-                  "with --mapping file: lines '<job id> <i0> <i1> ...': task t on the i_t-th allocated node");
   cmd->add_option("--inrflow-workload", c->inrflow_workload,
                   "network-aware: jobs from INRFlow's workload file (arrival, application, size; its allocation "
                   "column is replaced by --allocation)");
@@ -211,9 +203,13 @@ Action add_schedule_command(CLI::App& app, const Plugins& plugins) {
       throw InputError("--inrflow-workload gives applications, not run times: use it with --network-aware");
     if (c->network_aware && c->job_apps.empty() && c->inrflow_workload.empty())
       throw InputError("--network-aware needs the jobs' applications: --job-app SPEC (repeatable)");
-    if (!c->network_aware && (c->allocation == "locality" || c->mapping != "consecutive"))
-      throw InputError("--allocation locality and --mapping apply to --network-aware runs");
-    if (c->mapping == "file" && c->mapping_file.empty()) throw InputError("--mapping file needs --mapping-file FILE");
+    if (c->network_aware)
+      plugins.allocations.validate(Spec::parse(c->allocation, "--allocation"));
+    else  // builds it: policies that need the network say so now
+      plugins.allocations.create(Spec::parse(c->allocation, "--allocation"), nullptr);
+    plugins.mappings.validate(Spec::parse(c->mapping, "--mapping"));
+    if (!c->network_aware && c->mapping != "consecutive")
+      throw InputError("--mapping applies to --network-aware runs (tasks do not run in the network-agnostic mode)");
     const auto policy = plugins.selections.create(Spec::parse(c->policy, "--policy"));
     Stopwatch clock;
     scheduler::JobSet set;
@@ -290,14 +286,15 @@ Action add_schedule_command(CLI::App& app, const Plugins& plugins) {
         set.jobs[j].runtime = network_jobs.jobs[j].runtime;
       }
       runner = std::make_unique<scheduler::NetworkRunner>(n, *setup->routing, plugins.apps, settings, network_jobs,
-                                                          task_options,
-                                                          scheduler::TaskMapping{c->mapping, c->mapping_file, c->seed});
+                                                          task_options, c->mapping, c->seed);
     }
-    if (nodes == 0) throw InputError("the machine size is unknown: give --nodes (the log has no MaxNodes or MaxProcs)");
+    if (nodes == 0)
+      throw InputError(c->swf.empty()
+                           ? "the machine size is unknown: give --nodes"
+                           : "the machine size is unknown: give --nodes (the log has no MaxNodes or MaxProcs)");
     scheduler::ScheduleOptions so;
     so.nodes = nodes;
     so.allocation = c->allocation;
-    so.geometric_mean = c->geometric_mean;
     so.network = setup ? &setup->topology->network() : nullptr;
     so.seed = c->seed;
     so.bounded_slowdown_tau = c->bsld_tau;

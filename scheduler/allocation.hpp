@@ -1,43 +1,59 @@
 #pragma once
 // Resource allocation (seed 003 §3.4; manual/scheduler.md "Allocation"): which free nodes a starting
-// job gets. Node i is endpoint i of the network.
-//   consecutive  the first free nodes in id order
-//   random       free nodes drawn from the run's seed
-//   locality     the free nodes nearest (in hops) to one switch: the same switch first, then its
-//                neighbours (a pod, a group, a compact region of a torus); the switch whose k-th
-//                nearest free node is closest wins (needs the network)
-//   geometric    clusters of consecutive free nodes whose sizes follow a geometric distribution of
-//                mean `geometric_mean`, each starting at a random free node (seed 001 §IV-D)
+// job gets. Node i is endpoint i of the network. Policies are registered by name (one file plus one
+// line in register_allocation_policies): consecutive, random, locality, geometric.
 #include <cstdint>
-#include <string>
+#include <memory>
 #include <vector>
 
 #include "engine/network.hpp"
 #include "engine/random.hpp"
+#include "engine/registry.hpp"
 
 namespace interflow::scheduler {
 
+// What a policy sees: the free nodes (1 = free), the run's random stream and the network (nullptr in
+// the network-agnostic mode).
+struct FreeNodes {
+  const std::vector<std::uint8_t>& free;
+  std::uint32_t count;
+  Rng& rng;
+  const Network* network;
+};
+
+class AllocationPolicy {
+ public:
+  virtual ~AllocationPolicy() = default;
+  // Appends `k` distinct free nodes (k <= s.count) to `out`.
+  virtual void choose(const FreeNodes& s, std::uint32_t k, std::vector<std::uint32_t>& out) = 0;
+};
+
+// Factories get the network (nullptr without one): a policy that needs it throws InputError.
+using AllocationRegistry = Registry<AllocationPolicy, const Network*>;
+void register_allocation_policies(AllocationRegistry& registry);
+void register_basic_allocations(AllocationRegistry& registry);     // consecutive, random
+void register_locality_allocation(AllocationRegistry& registry);   // locality
+void register_geometric_allocation(AllocationRegistry& registry);  // geometric
+
+// The built-in policies (for the scheduler's own use; the CLI lists its own copy).
+const AllocationRegistry& builtin_allocations();
+
+// The machine's nodes and one allocation policy.
 class NodeAllocator {
  public:
-  // InputError for an unknown policy, or locality without a network.
-  NodeAllocator(std::uint32_t nodes, const std::string& policy, std::uint64_t seed, const Network* net = nullptr,
-                double geometric_mean = 8);
+  NodeAllocator(std::uint32_t nodes, std::unique_ptr<AllocationPolicy> policy, std::uint64_t seed,
+                const Network* network = nullptr);
   std::uint32_t free() const { return count_; }
   // Takes `k` free nodes (k <= free()) into `out`, in the order the policy chose them.
   void take(std::uint32_t k, std::vector<std::uint32_t>& out);
   void give_back(const std::vector<std::uint32_t>& nodes);
 
  private:
-  void take_locality(std::uint32_t k, std::vector<std::uint32_t>& out);
-  void take_geometric(std::uint32_t k, std::vector<std::uint32_t>& out);
-
-  enum class Policy { Consecutive, Random, Locality, Geometric } policy_;
   std::vector<std::uint8_t> free_;
   std::uint32_t count_;
+  std::unique_ptr<AllocationPolicy> policy_;
   Rng rng_;
-  const Network* net_;
-  double geometric_mean_;
-  std::vector<std::uint32_t> vertex_node_;  // locality: per vertex, the node (endpoint) it is, or kNone
+  const Network* network_;
 };
 
 }  // namespace interflow::scheduler

@@ -1,14 +1,11 @@
 #include "scheduler/network_aware.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
-#include <unordered_map>
 
 #include "engine/error.hpp"
 #include "engine/graph_engine.hpp"
 #include "engine/random.hpp"
-#include "workloads/text_lines.hpp"
 
 namespace interflow::scheduler {
 
@@ -48,41 +45,13 @@ void prepare_estimates(NetworkJobs& jobs, const Network& net, const Routing& rou
 
 NetworkRunner::NetworkRunner(const Network& net, const Routing& routing, const workloads::AppRegistry& apps,
                              const workloads::AppSettings& settings, const NetworkJobs& jobs,
-                             const TaskOptions& options, const TaskMapping& mapping)
-    : net_(net), routing_(routing), options_(options), end_(jobs.jobs.size(), 0), mapping_(mapping) {
-  if (mapping.policy != "consecutive" && mapping.policy != "random" && mapping.policy != "file")
-    throw InputError("task mapping '" + mapping.policy + "': expected consecutive, random or file");
-  mapped_.resize(jobs.jobs.size());
-  if (mapping.policy == "file") {
-    std::unordered_map<std::int64_t, std::size_t> position;
-    for (std::size_t j = 0; j < jobs.jobs.size(); ++j) position[jobs.jobs[j].id] = j;
-    workloads::TextLines in(mapping.file, "task mapping file (expected lines '<job id> <node index> ...')");
-    while (in.next()) {
-      const std::string_view id_token = in.token();
-      std::int64_t id = 0;
-      const auto [end, ec] = std::from_chars(id_token.data(), id_token.data() + id_token.size(), id);
-      if (ec != std::errc() || end != id_token.data() + id_token.size())
-        in.fail("job id '" + std::string(id_token) + "' is not a whole number");
-      const auto it = position.find(id);
-      if (it == position.end()) in.fail("no job has id " + std::to_string(id));
-      const std::uint32_t size = jobs.jobs[it->second].nodes;
-      std::vector<std::uint32_t>& order = mapped_[it->second];
-      if (!order.empty()) in.fail("job " + std::to_string(id) + " is mapped twice");
-      std::vector<std::uint8_t> seen(size, 0);
-      while (!in.at_end()) {
-        const std::uint64_t k = in.whole(in.token(), "node index");
-        if (k >= size)
-          in.fail("node index " + std::to_string(k) + " is beyond job " + std::to_string(id) + "'s " +
-                  std::to_string(size) + " nodes");
-        if (seen[k]) in.fail("node index " + std::to_string(k) + " is given twice");
-        seen[k] = 1;
-        order.push_back(static_cast<std::uint32_t>(k));
-      }
-      if (order.size() != size)
-        in.fail("job " + std::to_string(id) + " has " + std::to_string(size) + " tasks but " +
-                std::to_string(order.size()) + " node indices");
-    }
-  }
+                             const TaskOptions& options, const std::string& mapping, std::uint64_t seed)
+    : net_(net),
+      routing_(routing),
+      options_(options),
+      end_(jobs.jobs.size(), 0),
+      mapping_(builtin_mappings().create(Spec::parse(mapping, "--mapping"), jobs.jobs)),
+      seed_(seed) {
   app_.reserve(jobs.jobs.size());
   for (std::size_t j = 0; j < jobs.jobs.size(); ++j) {
     if (jobs.jobs[j].nodes == 0) {  // refused by the scheduler: never runs
@@ -99,16 +68,11 @@ NetworkRunner::NetworkRunner(const Network& net, const Routing& routing, const w
 bool NetworkRunner::start(double now, const std::vector<std::uint32_t>& started,
                           const std::vector<std::vector<std::uint32_t>>& nodes) {
   for (std::uint32_t j : started) {
-    std::vector<std::uint32_t> sorted(nodes[j].begin(), nodes[j].end());
-    std::sort(sorted.begin(), sorted.end());
     auto& placement = app_[j].placement;
-    placement.assign(sorted.begin(), sorted.end());  // consecutive: task t on the t-th node in id order
-    if (mapping_.policy == "random") {
-      Rng rng(derive_seed(mapping_.seed, Stream::Placement, j));
-      for (std::size_t t = placement.size(); t > 1; --t) std::swap(placement[t - 1], placement[rng.below(t)]);
-    } else if (!mapped_[j].empty()) {
-      for (std::size_t t = 0; t < placement.size(); ++t) placement[t] = sorted[mapped_[j][t]];
-    }
+    placement.assign(nodes[j].begin(), nodes[j].end());
+    std::sort(placement.begin(), placement.end());
+    Rng rng(derive_seed(seed_, Stream::Placement, j));
+    mapping_->map(j, placement, rng);
     app_[j].arrival_s = now;
     started_.push_back(j);
   }

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "engine/task_engine.hpp"
+#include "scheduler/mapping.hpp"
 #include "scheduler/schedule.hpp"
 #include "workloads/application.hpp"
 
@@ -31,21 +32,11 @@ void prepare_estimates(NetworkJobs& jobs, const Network& net, const Routing& rou
                        const workloads::AppRegistry& apps, const workloads::AppSettings& settings,
                        const TaskOptions& options, double estimate_factor, std::vector<double>& reference);
 
-// Task mapping (seed 003 §3.4): which allocated node each task of a job runs on. consecutive: task t
-// on the t-th allocated node in id order; random: a random order (from the seed and the job);
-// file: per job, a line "<job id> <i0> <i1> ..." gives task t the i_t-th allocated node in id order
-// (jobs without a line are mapped consecutively).
-struct TaskMapping {
-  std::string policy = "consecutive";  // consecutive, random, file
-  std::string file;                    // with policy file
-  std::uint64_t seed = 1;
-};
-
 class NetworkRunner : public JobRunner {
  public:
   NetworkRunner(const Network& net, const Routing& routing, const workloads::AppRegistry& apps,
                 const workloads::AppSettings& settings, const NetworkJobs& jobs, const TaskOptions& options,
-                const TaskMapping& mapping = {});
+                const std::string& mapping = "consecutive", std::uint64_t seed = 1);
   bool start(double now, const std::vector<std::uint32_t>& started,
              const std::vector<std::vector<std::uint32_t>>& nodes) override;
   double end_of(std::uint32_t job) const override { return end_[job]; }
@@ -64,8 +55,8 @@ class NetworkRunner : public JobRunner {
   std::vector<std::uint32_t> started_;
   std::vector<double> end_;
   std::uint64_t simulations_ = 0;
-  TaskMapping mapping_;
-  std::vector<std::vector<std::uint32_t>> mapped_;  // file mapping: per job (empty: none given)
+  std::unique_ptr<MappingPolicy> mapping_;  // scheduler/mapping.hpp
+  std::uint64_t seed_;
 };
 
 // The application of each job: apps[k] for jobs whose executable number (or, without one, whose

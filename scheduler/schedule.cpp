@@ -16,7 +16,8 @@ ScheduleResult simulate_schedule(const std::vector<Job>& jobs, const SelectionPo
   const auto n = static_cast<std::uint32_t>(jobs.size());
   ScheduleResult res;
   res.jobs.resize(n);
-  NodeAllocator nodes(o.nodes, o.allocation, o.seed, o.network, o.geometric_mean);
+  NodeAllocator nodes(o.nodes, builtin_allocations().create(Spec::parse(o.allocation, "--allocation"), o.network),
+                      o.seed, o.network);
   std::vector<std::vector<std::uint32_t>> held(n);  // nodes of running jobs
   using End = std::pair<double, std::uint32_t>;
   std::priority_queue<End, std::vector<End>, std::greater<>> ends;

@@ -16,9 +16,8 @@ namespace interflow::scheduler {
 
 struct ScheduleOptions {
   std::uint32_t nodes = 0;                 // machine size
-  std::string allocation = "consecutive";  // scheduler/allocation.hpp: consecutive, random, locality, geometric
-  const Network* network = nullptr;        // for locality
-  double geometric_mean = 8;               // geometric: mean cluster size (nodes)
+  std::string allocation = "consecutive";  // an allocation spec (scheduler/allocation.hpp)
+  const Network* network = nullptr;        // for allocations that need it (locality)
   std::uint64_t seed = 1;
   double bounded_slowdown_tau = 10;  // seconds
   std::uint32_t series_bins = 200;   // utilisation over time

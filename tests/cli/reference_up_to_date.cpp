@@ -65,4 +65,6 @@ TEST_CASE("reference pages: manual/reference matches `interflow list <kind> --ma
   SUBCASE("pattern") { check_reference_page("pattern"); }
   SUBCASE("application") { check_reference_page("application"); }
   SUBCASE("selection") { check_reference_page("selection"); }
+  SUBCASE("allocation") { check_reference_page("allocation"); }
+  SUBCASE("mapping") { check_reference_page("mapping"); }
 }

@@ -15,8 +15,17 @@
 using namespace interflow;
 using namespace interflow::scheduler;
 
+namespace {
+
+NodeAllocator allocator(std::uint32_t nodes, const std::string& spec, std::uint64_t seed,
+                        const Network* net = nullptr) {
+  return NodeAllocator(nodes, builtin_allocations().create(Spec::parse(spec, "test"), net), seed, net);
+}
+
+}  // namespace
+
 TEST_CASE("allocation: consecutive takes the first free nodes and random distinct free ones") {
-  NodeAllocator c(16, "consecutive", 1);
+  NodeAllocator c = allocator(16, "consecutive", 1);
   std::vector<std::uint32_t> a, b;
   c.take(3, a);
   CHECK(a == std::vector<std::uint32_t>{0, 1, 2});
@@ -25,21 +34,21 @@ TEST_CASE("allocation: consecutive takes the first free nodes and random distinc
   c.give_back(a);
   c.take(4, a);
   CHECK(a == std::vector<std::uint32_t>{0, 1, 2, 5});
-  NodeAllocator r(16, "random", 1);
+  NodeAllocator r = allocator(16, "random", 1);
   r.take(10, a);
   CHECK(std::set<std::uint32_t>(a.begin(), a.end()).size() == 10);
   r.take(6, b);
   for (std::uint32_t v : b) CHECK(std::find(a.begin(), a.end(), v) == a.end());
   CHECK(r.free() == 0);
-  CHECK_THROWS_AS(NodeAllocator(4, "nearest", 1), InputError);
-  CHECK_THROWS_AS(NodeAllocator(4, "locality", 1), InputError);  // needs the network
+  CHECK_THROWS_AS(allocator(4, "nearest", 1), InputError);
+  CHECK_THROWS_AS(allocator(4, "locality", 1), InputError);  // needs the network
 }
 
 TEST_CASE("allocation: locality fills a free leaf switch before spanning two") {
   // 4-ary 3-tree: 16 leaf switches of 4 endpoints. With nodes 0 and 1 busy, 4 nodes fit on the
   // second leaf (1 hop from its switch) rather than nodes 2, 3 plus two of another leaf.
   const auto t = test::build_topology("fattree:k=4,n=3");
-  NodeAllocator alloc(64, "locality", 1, &t->network());
+  NodeAllocator alloc = allocator(64, "locality", 1, &t->network());
   std::vector<std::uint32_t> first, second;
   alloc.take(2, first);
   CHECK(first == std::vector<std::uint32_t>{0, 1});
@@ -51,7 +60,7 @@ TEST_CASE("allocation: locality fills a free leaf switch before spanning two") {
 TEST_CASE("allocation: locality on a torus takes a compact region") {
   // 8 nodes of a 4x4x4 torus: a node, its 6 neighbours and one node 2 hops away.
   const auto t = test::build_topology("torus:dims=4x4x4");
-  NodeAllocator alloc(64, "locality", 1, &t->network());
+  NodeAllocator alloc = allocator(64, "locality", 1, &t->network());
   std::vector<std::uint32_t> nodes;
   alloc.take(8, nodes);
   const auto coord = [](std::uint32_t v) { return std::array<int, 3>{int(v % 4), int(v / 4 % 4), int(v / 16)}; };
@@ -70,18 +79,18 @@ TEST_CASE("allocation: locality on a torus takes a compact region") {
 }
 
 TEST_CASE("allocation: geometric clusters are runs of consecutive free nodes") {
-  NodeAllocator one(32, "geometric", 5, nullptr, 1);  // mean 1: single nodes at random
+  NodeAllocator one = allocator(32, "geometric:mean=1", 5);  // single nodes at random
   std::vector<std::uint32_t> nodes;
   one.take(6, nodes);
   CHECK(std::set<std::uint32_t>(nodes.begin(), nodes.end()).size() == 6);
-  NodeAllocator big(32, "geometric", 5, nullptr, 1e9);  // one long cluster, cut only by the machine's end
+  NodeAllocator big = allocator(32, "geometric:mean=1e9", 5);  // one long cluster, cut only by the machine's end
   big.take(6, nodes);
   std::vector<std::uint32_t> sorted = nodes;
   std::sort(sorted.begin(), sorted.end());
   int runs = 1;
   for (std::size_t i = 1; i < sorted.size(); ++i) runs += sorted[i] != sorted[i - 1] + 1;
   CHECK(runs <= 2);
-  CHECK_THROWS_AS(NodeAllocator(4, "geometric", 1, nullptr, 0.5), InputError);
+  CHECK_THROWS_AS(allocator(4, "geometric:mean=0.5", 1), InputError);
 }
 
 TEST_CASE("task mapping: consecutive and random and from a file") {
@@ -96,20 +105,21 @@ TEST_CASE("task mapping: consecutive and random and from a file") {
   nj.jobs = {j};
   nj.apps = {"nbody:bytes=1e4"};
   const std::vector<std::vector<std::uint32_t>> held{{6, 1, 4, 3}};
-  const auto placement = [&](const TaskMapping& m) {
-    NetworkRunner runner(t->network(), *routing, test::app_registries().apps, settings, nj, {}, m);
+  const auto placement = [&](const std::string& m) {
+    NetworkRunner runner(t->network(), *routing, test::app_registries().apps, settings, nj, {}, m, 1);
     runner.start(0, {0}, held);
     return runner.applications()[0].placement;
   };
-  CHECK(placement({"consecutive", "", 1}) == std::vector<EndpointId>{1, 3, 4, 6});
-  const auto shuffled = placement({"random", "", 1});
+  CHECK(placement("consecutive") == std::vector<EndpointId>{1, 3, 4, 6});
+  const auto shuffled = placement("random");
   CHECK(std::is_permutation(shuffled.begin(), shuffled.end(), held[0].begin()));
   const std::string path = "/tmp/interflow_test_mapping.txt";
   std::ofstream(path) << "# job 7: tasks onto the 4 nodes in reverse\n7 3 2 1 0\n";
-  CHECK(placement({"file", path, 1}) == std::vector<EndpointId>{6, 4, 3, 1});
+  CHECK(placement("file:path=" + path) == std::vector<EndpointId>{6, 4, 3, 1});
   std::ofstream(path) << "7 3 2 1 1\n";
-  CHECK_THROWS_WITH_AS(placement({"file", path, 1}), doctest::Contains(":1: node index 1 is given twice"), InputError);
+  CHECK_THROWS_WITH_AS(placement("file:path=" + path), doctest::Contains(":1: node index 1 is given twice"),
+                       InputError);
   std::ofstream(path) << "8 0 1 2 3\n";
-  CHECK_THROWS_WITH_AS(placement({"file", path, 1}), doctest::Contains(":1: no job has id 8"), InputError);
+  CHECK_THROWS_WITH_AS(placement("file:path=" + path), doctest::Contains(":1: no job has id 8"), InputError);
   std::remove(path.c_str());
 }

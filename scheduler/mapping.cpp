@@ -1,0 +1,49 @@
+// consecutive and random task mapping, and the registry.
+#include "scheduler/mapping.hpp"
+
+namespace interflow::scheduler {
+
+namespace {
+
+class ConsecutiveMapping : public MappingPolicy {
+ public:
+  void map(std::uint32_t, std::vector<EndpointId>&, Rng&) const override {}
+};
+
+class RandomMapping : public MappingPolicy {
+ public:
+  void map(std::uint32_t, std::vector<EndpointId>& nodes, Rng& rng) const override {
+    for (std::size_t t = nodes.size(); t > 1; --t) std::swap(nodes[t - 1], nodes[rng.below(t)]);
+  }
+};
+
+}  // namespace
+
+void register_mapping_policies(MappingRegistry& registry) {
+  registry.add({"consecutive",
+                "task t on the t-th allocated node in id order",
+                {},
+                [](const ParamSet&, const std::vector<Job>&) -> std::unique_ptr<MappingPolicy> {
+                  return std::make_unique<ConsecutiveMapping>();
+                },
+                "Seed 003 §3.4's consecutive mapping."});
+  registry.add({"random",
+                "tasks on the allocated nodes in a random order (from the seed and the job)",
+                {},
+                [](const ParamSet&, const std::vector<Job>&) -> std::unique_ptr<MappingPolicy> {
+                  return std::make_unique<RandomMapping>();
+                },
+                "Seed 003 §3.4's random mapping: a Fisher-Yates shuffle per job."});
+  register_file_mapping(registry);
+}
+
+const MappingRegistry& builtin_mappings() {
+  static const MappingRegistry registry = [] {
+    MappingRegistry r("mapping");
+    register_mapping_policies(r);
+    return r;
+  }();
+  return registry;
+}
+
+}  // namespace interflow::scheduler
