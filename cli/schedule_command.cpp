@@ -40,7 +40,7 @@ struct ScheduleConfig {
   double time_scale = 1;         // log submit times are multiplied by this in network-aware mode
   std::string inrflow_workload;  // network-aware: jobs from INRFlow's workload file
   double inrflow_time_unit = 1e-9;
-  std::string mapping = "consecutive";
+  std::string mapping = "consecutive", job_app_by = "executable";
 };
 
 std::string csv_number(double v) { return std::isfinite(v) ? JsonWriter::number(v) : ""; }
@@ -73,6 +73,7 @@ void write_summary(JsonWriter& j, const ScheduleConfig& c, const scheduler::JobS
   j.field("bounded_slowdown_tau_s", c.bsld_tau).field("network_aware", c.network_aware);
   if (c.network_aware) {
     j.field("topology", c.network.topology).field("routing", c.network.routing).field("time_scale", c.time_scale);
+    j.field("job_app_by", c.job_app_by);
     j.key("job_apps").begin_array();
     for (const std::string& a : c.job_apps) j.value(a);
     j.end_array();
@@ -133,6 +134,10 @@ Action add_schedule_command(CLI::App& app, const Plugins& plugins) {
   cmd->add_option("--job-app", c->job_apps,
                   "network-aware: an application spec without tasks (repeatable); job j runs the k-th, k = its "
                   "executable number (or its position) modulo their count");
+  cmd->add_option("--job-app-by", c->job_app_by,
+                  "network-aware: which SWF field picks a job's --job-app: executable (14), queue (15) or position")
+      ->check(CLI::IsMember({"executable", "queue", "position"}))
+      ->capture_default_str();
   cmd->add_option("--time-scale", c->time_scale, "network-aware with --swf: submit times are multiplied by this")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
@@ -206,7 +211,7 @@ Action add_schedule_command(CLI::App& app, const Plugins& plugins) {
     if (c->network_aware)
       plugins.allocations.validate(Spec::parse(c->allocation, "--allocation"));
     else  // builds it: policies that need the network say so now
-      plugins.allocations.create(Spec::parse(c->allocation, "--allocation"), nullptr);
+      plugins.allocations.create(Spec::parse(c->allocation, "--allocation"), scheduler::AllocationContext{});
     plugins.mappings.validate(Spec::parse(c->mapping, "--mapping"));
     if (!c->network_aware && c->mapping != "consecutive")
       throw InputError("--mapping applies to --network-aware runs (tasks do not run in the network-agnostic mode)");
@@ -270,7 +275,7 @@ Action add_schedule_command(CLI::App& app, const Plugins& plugins) {
       settings.patterns = &plugins.patterns;
       network_jobs.jobs = set.jobs;
       if (inrflow_apps.empty()) {
-        network_jobs.apps = scheduler::assign_applications(set.jobs, c->job_apps);
+        network_jobs.apps = scheduler::assign_applications(set.jobs, c->job_apps, c->job_app_by);
       } else {
         for (const workloads::InrflowApp& a : inrflow_apps) network_jobs.apps.push_back(a.kernel);
       }
@@ -295,7 +300,7 @@ Action add_schedule_command(CLI::App& app, const Plugins& plugins) {
     scheduler::ScheduleOptions so;
     so.nodes = nodes;
     so.allocation = c->allocation;
-    so.network = setup ? &setup->topology->network() : nullptr;
+    if (setup) so.allocation_context = scheduler::allocation_context_of(*setup->topology);
     so.seed = c->seed;
     so.bounded_slowdown_tau = c->bsld_tau;
     so.series_bins = c->series_bins;

@@ -33,14 +33,14 @@ void register_basic_allocations(AllocationRegistry& registry) {
   registry.add({"consecutive",
                 "the first free nodes in id order",
                 {},
-                [](const ParamSet&, const Network*) -> std::unique_ptr<AllocationPolicy> {
+                [](const ParamSet&, const AllocationContext&) -> std::unique_ptr<AllocationPolicy> {
                   return std::make_unique<Consecutive>();
                 },
                 "Seed 003 §3.4's sequential allocation."});
   registry.add({"random",
                 "free nodes drawn uniformly at random from the run's seed",
                 {},
-                [](const ParamSet&, const Network*) -> std::unique_ptr<AllocationPolicy> {
+                [](const ParamSet&, const AllocationContext&) -> std::unique_ptr<AllocationPolicy> {
                   return std::make_unique<RandomNodes>();
                 },
                 "A partial Fisher-Yates shuffle of the free nodes."});

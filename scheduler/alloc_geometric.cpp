@@ -46,7 +46,7 @@ void register_geometric_allocation(AllocationRegistry& registry) {
   registry.add({"geometric",
                 "clusters of consecutive free nodes with geometric sizes (seed 001 §IV-D)",
                 {real_param("mean", "8", "mean cluster size in nodes", 1)},
-                [](const ParamSet& p, const Network*) -> std::unique_ptr<AllocationPolicy> {
+                [](const ParamSet& p, const AllocationContext&) -> std::unique_ptr<AllocationPolicy> {
                   return std::make_unique<Geometric>(p.get_real("mean"));
                 },
                 "Seed 001's geometric job placement: cluster sizes are drawn from a geometric distribution of "

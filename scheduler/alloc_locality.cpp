@@ -1,6 +1,7 @@
 // locality: the free nodes nearest (in hops) to one switch.
 #include <algorithm>
 #include <limits>
+#include <utility>
 
 #include "engine/error.hpp"
 #include "scheduler/allocation.hpp"
@@ -13,9 +14,11 @@ constexpr std::uint32_t kNoNode = std::numeric_limits<std::uint32_t>::max();
 
 class Locality : public AllocationPolicy {
  public:
-  Locality(const Network& net, std::uint32_t centres) : net_(net), centres_(centres) {}
+  Locality(const Network& net, std::uint32_t centres, std::vector<std::uint32_t> grid, bool wraps)
+      : net_(net), centres_(centres), grid_(std::move(grid)), wraps_(wraps) {}
 
   void choose(const FreeNodes& s, std::uint32_t k, std::vector<std::uint32_t>& out) override {
+    if (!grid_.empty() && take_block(s, k, out)) return;
     if (vertex_node_.empty()) {
       if (s.free.size() > net_.num_endpoints())
         throw InputError("allocation locality: the machine has more nodes than the network has endpoints");
@@ -76,8 +79,75 @@ class Locality : public AllocationPolicy {
     }
   }
 
+  // Grid topologies: an axis-aligned box of exactly k free nodes (wrapping around a torus), the most
+  // compact shape first (smallest sum of sides, then longest in dimension 0, 1, ...), origins in id
+  // order. False if none is free.
+  bool take_block(const FreeNodes& s, std::uint32_t k, std::vector<std::uint32_t>& out) const {
+    const std::size_t d = grid_.size();
+    std::uint64_t total = 1;
+    for (std::uint32_t g : grid_) total *= g;
+    if (total != s.free.size() || total > (1u << 20)) return false;  // not the machine's grid, or too large to scan
+    std::vector<std::vector<std::uint32_t>> shapes;
+    std::vector<std::uint32_t> shape(d, 1);
+    // Every factorisation of k into d sides that fit the grid.
+    const auto build = [&](auto&& self, std::size_t dim, std::uint32_t left) -> void {
+      if (dim + 1 == d) {
+        if (left <= grid_[dim]) {
+          shape[dim] = left;
+          shapes.push_back(shape);
+        }
+        return;
+      }
+      for (std::uint32_t a = 1; a <= left && a <= grid_[dim]; ++a)
+        if (left % a == 0) {
+          shape[dim] = a;
+          self(self, dim + 1, left / a);
+        }
+    };
+    build(build, 0, k);
+    // Most compact first (smallest sum of sides); among equals the one longest in the fastest
+    // dimensions (runs of consecutive ids).
+    std::sort(shapes.begin(), shapes.end(), [](const auto& a, const auto& b) {
+      std::uint64_t sa = 0, sb = 0;
+      for (std::uint32_t x : a) sa += x;
+      for (std::uint32_t x : b) sb += x;
+      return sa != sb ? sa < sb : a > b;
+    });
+    std::vector<std::uint32_t> origin(d), offset(d), box;
+    for (const auto& sh : shapes)
+      for (std::uint64_t o = 0; o < total; ++o) {
+        std::uint64_t rest = o;
+        bool fits = true;
+        for (std::size_t i = 0; i < d; ++i) {
+          origin[i] = static_cast<std::uint32_t>(rest % grid_[i]);
+          rest /= grid_[i];
+          if (!wraps_ && origin[i] + sh[i] > grid_[i]) fits = false;
+        }
+        if (!fits) continue;
+        box.clear();
+        std::fill(offset.begin(), offset.end(), 0);
+        for (std::uint32_t n = 0; n < k && fits; ++n) {
+          std::uint64_t id = 0, stride = 1;
+          for (std::size_t i = 0; i < d; ++i) {
+            id += ((origin[i] + offset[i]) % grid_[i]) * stride;
+            stride *= grid_[i];
+          }
+          if (!s.free[id]) fits = false;
+          box.push_back(static_cast<std::uint32_t>(id));
+          for (std::size_t i = 0; i < d && ++offset[i] == sh[i]; ++i) offset[i] = 0;  // next cell of the box
+        }
+        if (!fits) continue;
+        std::sort(box.begin(), box.end());
+        out.insert(out.end(), box.begin(), box.end());
+        return true;
+      }
+    return false;
+  }
+
   const Network& net_;
   std::uint32_t centres_;
+  std::vector<std::uint32_t> grid_;
+  bool wraps_;
   std::vector<std::uint32_t> vertex_node_, dist_, found_, best_;
   std::vector<VertexId> queue_, visited_;
   std::vector<std::uint8_t> tried_;
@@ -87,18 +157,23 @@ class Locality : public AllocationPolicy {
 }  // namespace
 
 void register_locality_allocation(AllocationRegistry& registry) {
-  registry.add({"locality",
-                "the free nodes nearest in hops to one switch (network-aware runs)",
-                {int_param("centres", "256", "switches with free nodes tried as the centre, in node id order", 1, 1e9)},
-                [](const ParamSet& p, const Network* net) -> std::unique_ptr<AllocationPolicy> {
-                  if (!net) throw InputError("allocation locality needs the network: use it with --network-aware");
-                  return std::make_unique<Locality>(*net, static_cast<std::uint32_t>(p.get_int("centres")));
-                },
-                "A breadth-first search from a centre switch collects free nodes in order of distance: the switch's "
-                "own endpoints, then those one switch away (a pod, a group, a compact region of a torus). Every "
-                "switch holding a free node is a candidate centre (up to `centres`, in node id order); the one whose "
-                "k-th nearest free node is closest wins, ties broken by the smaller sum of distances, then the "
-                "earlier centre."});
+  registry.add(
+      {"locality",
+       "a free sub-block of a torus or mesh, else the free nodes nearest in hops to one switch",
+       {int_param("centres", "256", "switches with free nodes tried as the centre, in node id order", 1, 1e9)},
+       [](const ParamSet& p, const AllocationContext& ctx) -> std::unique_ptr<AllocationPolicy> {
+         if (!ctx.network) throw InputError("allocation locality needs the network: use it with --network-aware");
+         return std::make_unique<Locality>(*ctx.network, static_cast<std::uint32_t>(p.get_int("centres")), ctx.grid,
+                                           ctx.wraps);
+       },
+       "On a torus or mesh the job first gets a free axis-aligned sub-block of exactly its size when one exists "
+       "(the most compact shape first: smallest sum of sides, then longest in the fastest dimensions; origins in "
+       "id order; wrapping around a torus). "
+       "Otherwise, and on every other topology, a breadth-first search from a centre switch collects free nodes "
+       "in order of distance: the switch's own endpoints, then those one switch away (a pod, a group). Every "
+       "switch holding a free node is a candidate centre (up to `centres`, in node id order); the one whose k-th "
+       "nearest free node is closest wins, ties broken by the smaller sum of distances, then the earlier centre. "
+       "Network-aware runs only."});
 }
 
 }  // namespace interflow::scheduler

@@ -10,6 +10,15 @@ void register_allocation_policies(AllocationRegistry& registry) {
   register_geometric_allocation(registry);
 }
 
+AllocationContext allocation_context_of(const Topology& topology) {
+  AllocationContext ctx;
+  ctx.network = &topology.network();
+  const bool grid = topology.family() == "torus" || topology.family() == "mesh";
+  if (grid) ctx.grid = topology.endpoint_grid();
+  ctx.wraps = topology.family() == "torus";
+  return ctx;
+}
+
 const AllocationRegistry& builtin_allocations() {
   static const AllocationRegistry registry = [] {
     AllocationRegistry r("allocation");

@@ -9,6 +9,7 @@
 #include "engine/network.hpp"
 #include "engine/random.hpp"
 #include "engine/registry.hpp"
+#include "engine/topology.hpp"
 
 namespace interflow::scheduler {
 
@@ -28,8 +29,17 @@ class AllocationPolicy {
   virtual void choose(const FreeNodes& s, std::uint32_t k, std::vector<std::uint32_t>& out) = 0;
 };
 
-// Factories get the network (nullptr without one): a policy that needs it throws InputError.
-using AllocationRegistry = Registry<AllocationPolicy, const Network*>;
+// What a factory may use: the network (nullptr in the network-agnostic mode: a policy that needs it
+// throws InputError) and, for grid topologies (tori, meshes), the endpoints' grid (dimension 0
+// fastest, as Topology::endpoint_grid) and whether it wraps around.
+struct AllocationContext {
+  const Network* network = nullptr;
+  std::vector<std::uint32_t> grid;
+  bool wraps = false;
+};
+using AllocationRegistry = Registry<AllocationPolicy, const AllocationContext&>;
+// The context of a topology: its network, and its grid if it is a torus or a mesh.
+AllocationContext allocation_context_of(const Topology& topology);
 void register_allocation_policies(AllocationRegistry& registry);
 void register_basic_allocations(AllocationRegistry& registry);     // consecutive, random
 void register_locality_allocation(AllocationRegistry& registry);   // locality

@@ -95,12 +95,16 @@ std::vector<double> NetworkRunner::isolated_runtimes() const {
   return out;
 }
 
-std::vector<std::string> assign_applications(const std::vector<Job>& jobs, const std::vector<std::string>& mix) {
+std::vector<std::string> assign_applications(const std::vector<Job>& jobs, const std::vector<std::string>& mix,
+                                             const std::string& by) {
   if (mix.empty()) throw InputError("network-aware scheduling needs at least one job application (--job-app)");
+  if (by != "executable" && by != "queue" && by != "position")
+    throw InputError("--job-app-by '" + by + "': expected executable, queue or position");
   std::vector<std::string> out;
   out.reserve(jobs.size());
   for (std::size_t j = 0; j < jobs.size(); ++j) {
-    const std::uint64_t key = jobs[j].executable >= 0 ? static_cast<std::uint64_t>(jobs[j].executable) : j;
+    const std::int64_t field = by == "executable" ? jobs[j].executable : by == "queue" ? jobs[j].queue : -1;
+    const std::uint64_t key = field >= 0 ? static_cast<std::uint64_t>(field) : j;
     out.push_back(mix[key % mix.size()]);
   }
   return out;

@@ -59,9 +59,11 @@ class NetworkRunner : public JobRunner {
   std::uint64_t seed_;
 };
 
-// The application of each job: apps[k] for jobs whose executable number (or, without one, whose
-// position) is k modulo the number of specs.
-std::vector<std::string> assign_applications(const std::vector<Job>& jobs, const std::vector<std::string>& mix);
+// The application of each job: mix[k] for jobs whose key is k modulo the number of specs; the key is
+// the job's SWF executable number (field 14) or queue number (field 15) as `by` says, or its position
+// (`by` = position, and for jobs without that field).
+std::vector<std::string> assign_applications(const std::vector<Job>& jobs, const std::vector<std::string>& mix,
+                                             const std::string& by = "executable");
 
 // A synthetic job stream: `count` jobs with Poisson arrivals of mean gap `mean_gap_s`, sizes drawn
 // uniformly from `sizes`, and (for the network-agnostic mode) exponential run times of mean

@@ -16,8 +16,9 @@ ScheduleResult simulate_schedule(const std::vector<Job>& jobs, const SelectionPo
   const auto n = static_cast<std::uint32_t>(jobs.size());
   ScheduleResult res;
   res.jobs.resize(n);
-  NodeAllocator nodes(o.nodes, builtin_allocations().create(Spec::parse(o.allocation, "--allocation"), o.network),
-                      o.seed, o.network);
+  NodeAllocator nodes(o.nodes,
+                      builtin_allocations().create(Spec::parse(o.allocation, "--allocation"), o.allocation_context),
+                      o.seed, o.allocation_context.network);
   std::vector<std::vector<std::uint32_t>> held(n);  // nodes of running jobs
   using End = std::pair<double, std::uint32_t>;
   std::priority_queue<End, std::vector<End>, std::greater<>> ends;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "engine/network.hpp"
+#include "scheduler/allocation.hpp"
 #include "scheduler/jobs.hpp"
 #include "scheduler/selection.hpp"
 
@@ -17,7 +18,7 @@ namespace interflow::scheduler {
 struct ScheduleOptions {
   std::uint32_t nodes = 0;                 // machine size
   std::string allocation = "consecutive";  // an allocation spec (scheduler/allocation.hpp)
-  const Network* network = nullptr;        // for allocations that need it (locality)
+  AllocationContext allocation_context;    // the network and grid, for allocations that need them
   std::uint64_t seed = 1;
   double bounded_slowdown_tau = 10;  // seconds
   std::uint32_t series_bins = 200;   // utilisation over time

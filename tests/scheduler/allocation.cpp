@@ -18,8 +18,9 @@ using namespace interflow::scheduler;
 namespace {
 
 NodeAllocator allocator(std::uint32_t nodes, const std::string& spec, std::uint64_t seed,
-                        const Network* net = nullptr) {
-  return NodeAllocator(nodes, builtin_allocations().create(Spec::parse(spec, "test"), net), seed, net);
+                        const Topology* topology = nullptr) {
+  const AllocationContext ctx = topology ? allocation_context_of(*topology) : AllocationContext{};
+  return NodeAllocator(nodes, builtin_allocations().create(Spec::parse(spec, "test"), ctx), seed, ctx.network);
 }
 
 }  // namespace
@@ -48,7 +49,7 @@ TEST_CASE("allocation: locality fills a free leaf switch before spanning two") {
   // 4-ary 3-tree: 16 leaf switches of 4 endpoints. With nodes 0 and 1 busy, 4 nodes fit on the
   // second leaf (1 hop from its switch) rather than nodes 2, 3 plus two of another leaf.
   const auto t = test::build_topology("fattree:k=4,n=3");
-  NodeAllocator alloc = allocator(64, "locality", 1, &t->network());
+  NodeAllocator alloc = allocator(64, "locality", 1, t.get());
   std::vector<std::uint32_t> first, second;
   alloc.take(2, first);
   CHECK(first == std::vector<std::uint32_t>{0, 1});
@@ -57,10 +58,10 @@ TEST_CASE("allocation: locality fills a free leaf switch before spanning two") {
   CHECK(second == std::vector<std::uint32_t>{4, 5, 6, 7});
 }
 
-TEST_CASE("allocation: locality on a torus takes a compact region") {
-  // 8 nodes of a 4x4x4 torus: a node, its 6 neighbours and one node 2 hops away.
+TEST_CASE("allocation: locality on a torus takes a free sub-block") {
+  // 8 nodes of an empty 4x4x4 torus: the 2x2x2 block at the origin.
   const auto t = test::build_topology("torus:dims=4x4x4");
-  NodeAllocator alloc = allocator(64, "locality", 1, &t->network());
+  NodeAllocator alloc = allocator(64, "locality", 1, t.get());
   std::vector<std::uint32_t> nodes;
   alloc.take(8, nodes);
   const auto coord = [](std::uint32_t v) { return std::array<int, 3>{int(v % 4), int(v / 4 % 4), int(v / 16)}; };
@@ -75,7 +76,22 @@ TEST_CASE("allocation: locality on a torus takes a compact region") {
   int diameter = 0;
   for (std::uint32_t a : nodes)
     for (std::uint32_t b : nodes) diameter = std::max(diameter, dist(a, b));
-  CHECK(diameter <= 3);  // a ball of radius 2 around one node whose farthest members are on opposite sides
+  CHECK(diameter == 3);  // a 2x2x2 cube
+  std::sort(nodes.begin(), nodes.end());
+  CHECK(nodes == std::vector<std::uint32_t>{0, 1, 4, 5, 16, 17, 20, 21});
+  // With node 1 busy, 4 nodes: the first free 2x2x1 square in id order (origin 2, wrapping no further).
+  NodeAllocator busy = allocator(64, "locality", 1, t.get());
+  std::vector<std::uint32_t> one;
+  busy.take(2, one);  // the first 2x1x1 block: nodes 0 and 1
+  CHECK(one == std::vector<std::uint32_t>{0, 1});
+  busy.take(4, nodes);
+  std::sort(nodes.begin(), nodes.end());
+  CHECK(nodes == std::vector<std::uint32_t>{2, 3, 6, 7});
+  // A mesh does not wrap: 3 nodes in a row of a 2x2 mesh do not exist, so it falls back to the nearest.
+  const auto mesh = test::build_topology("mesh:dims=2x2");
+  NodeAllocator m = allocator(4, "locality", 1, mesh.get());
+  m.take(3, nodes);
+  CHECK(std::set<std::uint32_t>(nodes.begin(), nodes.end()).size() == 3);
 }
 
 TEST_CASE("allocation: geometric clusters are runs of consecutive free nodes") {

@@ -53,6 +53,18 @@ Job job(double submit, std::uint32_t nodes, std::int64_t executable = -1) {
 
 }  // namespace
 
+TEST_CASE("network-aware scheduling: jobs pick their application by executable or queue or position") {
+  std::vector<Job> jobs(4);
+  for (std::size_t j = 0; j < jobs.size(); ++j) {
+    jobs[j].executable = j == 2 ? -1 : static_cast<std::int64_t>(5 + j);
+    jobs[j].queue = static_cast<std::int64_t>(j % 2);
+  }
+  const std::vector<std::string> mix{"a", "b", "c"};
+  CHECK(assign_applications(jobs, mix) == std::vector<std::string>{"c", "a", "c", "c"});  // 5, 6, (2), 8
+  CHECK(assign_applications(jobs, mix, "queue") == std::vector<std::string>{"a", "b", "a", "b"});
+  CHECK(assign_applications(jobs, mix, "position") == std::vector<std::string>{"a", "b", "c", "a"});
+}
+
 TEST_CASE("network-aware scheduling: jobs that cannot share the machine run one after the other") {
   // A 4-task recursive-doubling allreduce of 100 kB on the star: 2 steps of 80 us + 0.2 us.
   const Run r = run_network(test::star_topology(), {job(0, 4), job(0, 4)},
