@@ -234,9 +234,11 @@ Action add_schedule_command(CLI::App& app, const Plugins& plugins) {
                                               : scheduler::JobOptions::Estimate::Log;
       jo.estimate_scale = c->estimate_scale;
       set = scheduler::jobs_from_swf(log, jo);
-      if (nodes == 0 && log.max_nodes > 0) nodes = static_cast<std::uint32_t>(log.max_nodes);
+      // Job sizes are processors / --procs-per-node, so the machine is MaxProcs / --procs-per-node;
+      // MaxNodes only when the log gives no MaxProcs.
       if (nodes == 0 && log.max_procs > 0)
         nodes = static_cast<std::uint32_t>((log.max_procs + c->procs_per_node - 1) / c->procs_per_node);
+      if (nodes == 0 && log.max_nodes > 0) nodes = static_cast<std::uint32_t>(log.max_nodes);
       if (c->network_aware)
         for (scheduler::Job& job : set.jobs) job.submit *= c->time_scale;
     } else if (c->jobs > 0) {

@@ -30,6 +30,17 @@ JobSet jobs_from_swf(const SwfLog& log, const JobOptions& o) {
       procs = other;
       repaired = true;
     }
+    double submit = r.submit;
+    if (submit < 0) {
+      if (!repair) {
+        ++out.dropped;
+        continue;
+      }
+      submit = 0;
+      repaired = true;
+    }
+    // Killed at the requested time (field 9), whatever the scheduler is told the estimate is.
+    if (o.kill_at_estimate && r.requested_time >= 0) runtime = std::min(runtime, r.requested_time);
     double estimate = r.requested_time;
     switch (o.estimate) {
       case JobOptions::Estimate::Log:
@@ -49,14 +60,14 @@ JobSet jobs_from_swf(const SwfLog& log, const JobOptions& o) {
         estimate = runtime * o.estimate_scale;
         break;
     }
-    if (o.kill_at_estimate && o.estimate == JobOptions::Estimate::Log) runtime = std::min(runtime, estimate);
     Job j;
     j.id = r.job;
-    j.submit = std::max(0.0, r.submit);
+    j.submit = submit;
     j.runtime = runtime;
     j.estimate = estimate;
     j.processors = static_cast<std::uint32_t>(std::min<std::int64_t>(procs, 0xFFFFFFFF));
-    j.nodes = static_cast<std::uint32_t>((j.processors + o.processors_per_node - 1) / o.processors_per_node);
+    j.nodes =
+        static_cast<std::uint32_t>((std::uint64_t{j.processors} + o.processors_per_node - 1) / o.processors_per_node);
     j.executable = r.executable;
     j.queue = r.queue;
     j.user = r.user;

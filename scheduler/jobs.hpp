@@ -34,10 +34,11 @@ struct JobSet {
   std::uint64_t dropped = 0, repaired = 0;
 };
 
-// Applies the conventions. Missing (-1 or negative) run time: Drop drops the job, Repair gives it
-// 0 s. Missing size (the chosen field): Drop drops it, Repair takes the other processor field (and
-// drops it if that is missing too). Missing estimate with estimate = Log: Drop drops it, Repair uses
-// the run time.
+// Applies the conventions. kill_at_estimate caps the run time at the requested time (field 9) when
+// the log gives one, whatever `estimate` says. Missing (-1 or negative) run time or submit time:
+// Drop drops the job, Repair gives it 0 s. Missing size (the chosen field): Drop drops it, Repair takes the other
+// processor field (and drops it if that is missing too). Missing estimate with estimate = Log: Drop drops it, Repair
+// uses the run time.
 JobSet jobs_from_swf(const SwfLog& log, const JobOptions& options);
 
 }  // namespace interflow::scheduler

@@ -91,7 +91,12 @@ ScheduleResult simulate_schedule(const std::vector<Job>& jobs, const SelectionPo
   m.refused = res.refused.size();
   std::vector<double> waits;
   double node_seconds = 0;
-  m.first_submit = n > 0 ? jobs.front().submit : 0;
+  m.first_submit = 0;
+  for (std::uint32_t j = 0; j < n; ++j)
+    if (!res.jobs[j].refused) {
+      m.first_submit = jobs[j].submit;  // the earliest job that ran (jobs are in submit order)
+      break;
+    }
   for (std::uint32_t j = 0; j < n; ++j) {
     const JobOutcome& r = res.jobs[j];
     if (r.refused) continue;
@@ -116,8 +121,9 @@ ScheduleResult simulate_schedule(const std::vector<Job>& jobs, const SelectionPo
     m.mean_response /= c;
     m.mean_slowdown /= c;
     m.mean_bounded_slowdown /= c;
-    std::nth_element(waits.begin(), waits.begin() + static_cast<std::ptrdiff_t>(waits.size() / 2), waits.end());
-    m.median_wait = waits[waits.size() / 2];
+    std::sort(waits.begin(), waits.end());
+    const std::size_t h = waits.size() / 2;
+    m.median_wait = waits.size() % 2 == 1 ? waits[h] : (waits[h - 1] + waits[h]) / 2;
     m.makespan = m.last_end - m.first_submit;
     if (m.makespan > 0) {
       m.utilisation = node_seconds / (static_cast<double>(o.nodes) * m.makespan);

@@ -32,9 +32,9 @@ class Easy : public SelectionPolicy {
     double shadow = s.now;
     std::size_t k = 0;
     while (available < need && k < running.size()) {
-      shadow = std::max(s.now, running[k].predicted_end);
+      shadow = release_time(s, running[k]);
       // Every job predicted to end at the same time frees its nodes together.
-      while (k < running.size() && std::max(s.now, running[k].predicted_end) == shadow) available += running[k++].nodes;
+      while (k < running.size() && release_time(s, running[k]) == shadow) available += running[k++].nodes;
     }
     if (available < need) return;  // cannot happen for a job the machine can hold
     std::int64_t extra = available - need;

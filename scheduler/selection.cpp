@@ -1,6 +1,7 @@
 #include "scheduler/selection.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 namespace interflow::scheduler {
@@ -19,6 +20,10 @@ std::vector<std::uint32_t> by_estimate(const QueueState& s, std::span<const std:
   return out;
 }
 
+double release_time(const QueueState& s, const RunningJob& r) {
+  return r.predicted_end > s.now ? r.predicted_end : std::nextafter(s.now, std::numeric_limits<double>::infinity());
+}
+
 Profile Profile::of(const QueueState& s) {
   std::vector<RunningJob> ends(s.running.begin(), s.running.end());
   std::sort(ends.begin(), ends.end(),
@@ -27,7 +32,7 @@ Profile Profile::of(const QueueState& s) {
   p.time.push_back(s.now);
   p.free.push_back(s.free_nodes);
   for (const RunningJob& r : ends) {
-    const double t = std::max(s.now, r.predicted_end);
+    const double t = release_time(s, r);
     if (t > p.time.back()) {
       p.time.push_back(t);
       p.free.push_back(p.free.back());
@@ -64,7 +69,7 @@ void Profile::reserve(double start, double duration, std::uint32_t nodes) {
     return k;
   };
   const std::size_t first = split(start);
-  const std::size_t last = duration > 0 ? split(end) : first;
+  const std::size_t last = split(duration > 0 ? end : std::nextafter(start, std::numeric_limits<double>::infinity()));
   for (std::size_t k = first; k < last; ++k) free[k] -= nodes;
 }
 

@@ -39,6 +39,10 @@ void register_list_policies(SelectionRegistry& registry);        // fcfs, sjf
 void register_easy_policies(SelectionRegistry& registry);        // easy, easy-sjf
 void register_conservative_policy(SelectionRegistry& registry);  // conservative
 
+// When a running job is expected to free its nodes: its predicted end, or — for a job already past
+// it (it overran its estimate, or its estimate was 0) — just after now: its nodes are still held.
+double release_time(const QueueState& s, const RunningJob& r);
+
 // The waiting jobs ordered by estimate (shortest first; ties by submit order).
 std::vector<std::uint32_t> by_estimate(const QueueState& s, std::span<const std::uint32_t> jobs);
 
@@ -50,7 +54,7 @@ struct Profile {
   static Profile of(const QueueState& s);
   // The earliest start >= now at which `nodes` stay free for `duration`.
   double earliest(std::uint32_t nodes, double duration) const;
-  // Takes `nodes` over [start, start + duration).
+  // Takes `nodes` over [start, start + duration) (a zero duration still holds them at `start`).
   void reserve(double start, double duration, std::uint32_t nodes);
 };
 

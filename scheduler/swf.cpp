@@ -117,7 +117,11 @@ SwfLog read_swf(const std::string& path) {
     if (count != 18)
       throw InputError(where + "expected the 18 fields of an SWF job line, found " + std::to_string(count));
     SwfRecord r;
-    const auto whole = [&](int k) { return static_cast<std::int64_t>(fields[k]); };
+    const auto whole = [&](int k) {  // integer fields; beyond +-2^62 is no real id or count
+      if (std::abs(fields[k]) > 4.6e18)
+        throw InputError(where + "field " + std::to_string(k + 1) + " (" + names[k] + ") is out of range");
+      return static_cast<std::int64_t>(fields[k]);
+    };
     r.job = whole(0);
     r.submit = fields[1];
     r.wait = fields[2];

@@ -102,6 +102,25 @@ TEST_CASE("scheduler: conservative backfilling gives every waiting job a reserva
   CHECK(starts(run(jobs, "fcfs", 4)) == std::vector<double>{0, 10, 15, 20});
 }
 
+TEST_CASE("scheduler: a job past its estimate still holds its nodes for every policy") {
+  // 2 nodes. A (2 nodes) was estimated at 10 s but runs 100 s (overrun allowed); B (1 node) arrives at
+  // 20. A's nodes are busy until 100 whatever its estimate said: B cannot start before.
+  const auto jobs = jobs_of({{0, 2, 100, 10}, {20, 1, 5, 5}});
+  for (const char* policy : {"fcfs", "easy", "easy-sjf", "conservative", "sjf"}) {
+    CAPTURE(policy);
+    CHECK(starts(run(jobs, policy, 2)) == std::vector<double>{0, 100});
+  }
+}
+
+TEST_CASE("scheduler: jobs with a zero estimate take their nodes in the plan") {
+  // 2 nodes; A (2 nodes, 0 s) and B (2 nodes) arrive together: A runs at 0 and ends at once, then B.
+  const auto jobs = jobs_of({{0, 2, 0, 0}, {0, 2, 5, 10}});
+  for (const char* policy : {"fcfs", "easy", "conservative"}) {
+    CAPTURE(policy);
+    CHECK(starts(run(jobs, policy, 2)) == std::vector<double>{0, 0});
+  }
+}
+
 TEST_CASE("scheduler: SJF reorders the queue by estimate") {
   // 2 nodes; J1 runs 0-10; J2 (estimate 8) and J3 (estimate 3) wait. FCFS: J2 then J3; SJF: J3 first.
   const auto jobs = jobs_of({{0, 2, 10, 10}, {1, 2, 8, 8}, {2, 2, 3, 3}});
@@ -164,6 +183,11 @@ TEST_CASE(
   CHECK(r.jobs[2].processors == 4);  // the requested size instead
   CHECK(r.jobs[3].estimate == 20);   // estimate = run time
   CHECK(r.jobs[4].nodes == 4);       // 8 processors, 2 per node
+  JobOptions exact;
+  exact.estimate = JobOptions::Estimate::Exact;
+  const JobSet e = jobs_from_swf(log, exact);  // killed at the requested time whatever the estimate mode
+  CHECK(e.jobs[0].runtime == 100);
+  CHECK(e.jobs[0].estimate == 100);
   o.size_from = JobOptions::SizeFrom::Requested;
   o.estimate = JobOptions::Estimate::Scaled;
   o.estimate_scale = 2;
