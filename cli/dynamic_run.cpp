@@ -145,30 +145,27 @@ DynamicRun run_dynamic(const Plugins& plugins, const DynamicConfig& config) {
     task_options.cpu_scale = config.cpu_scale;
     task_options.max_in_flight = config.max_in_flight;
     // Traces need the graph engine; the other applications then run on it in their graph form.
-    const bool writing = !config.write_goal.empty() || !config.write_vef.empty();
-    const bool traces =
-        writing || std::any_of(run.apps.begin(), run.apps.end(), [](const Application& a) { return a.is_trace(); });
-    if (writing && run.apps.size() != 1) throw InputError("--write-goal and --write-vef take exactly one --app");
-    if (traces) {
-      std::vector<GraphApplication> graphs;
-      for (const Application& app : run.apps) graphs.push_back(as_graph(app));
+    if (config.write_goal.empty() && config.write_vef.empty()) {
+      run.tasks = run_applications(net, *run.setup.routing, run.apps, task_options);
+    } else {
+      // Trace generation: the application's graph form is what is written (and, for VEF, timed).
+      if (run.apps.size() != 1) throw InputError("--write-goal and --write-vef take exactly one --app");
+      const GraphApplication graph = as_graph(run.apps[0]);
       task_options.record_operations = !config.write_vef.empty();
-      run.tasks = GraphEngine(net, *run.setup.routing).run(graphs, task_options);
+      run.tasks = GraphEngine(net, *run.setup.routing).run({graph}, task_options);
       if (!config.write_goal.empty()) {
         std::ofstream out(config.write_goal);
         if (!out) throw InputError(config.write_goal + ": cannot write the GOAL schedule");
-        workloads::write_goal(graphs[0].graph, out, {});
+        workloads::write_goal(graph.graph, out, {});
       }
       if (!config.write_vef.empty()) {
         if (!run.tasks.blocked.empty()) throw InputError("--write-vef: the application did not run to completion");
         std::ofstream out(config.write_vef);
         if (!out) throw InputError(config.write_vef + ": cannot write the VEF trace");
-        workloads::write_vef(graphs[0].graph, run.tasks.op_start_s, run.tasks.op_done_s, out, {});
+        workloads::write_vef(graph.graph, run.tasks.op_start_s, run.tasks.op_done_s, out, {});
         run.tasks.op_start_s = {};
         run.tasks.op_done_s = {};
       }
-    } else {
-      run.tasks = TaskEngine(net, *run.setup.routing).run(run.apps, task_options);
     }
     run.workload = std::move(run.tasks.messages);
     run.result = std::move(run.tasks.flows);

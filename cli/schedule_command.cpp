@@ -267,7 +267,6 @@ Action add_schedule_command(CLI::App& app, const Plugins& plugins) {
     task_options.dynamic.seed = c->seed;
     workloads::AppSettings settings;
     settings.seed = c->seed;
-    scheduler::NetworkJobs network_jobs;
     if (c->network_aware) {
       c->network.seed = c->seed;
       setup = std::make_unique<NetworkSetup>(build_network(plugins, c->network));
@@ -275,25 +274,14 @@ Action add_schedule_command(CLI::App& app, const Plugins& plugins) {
       if (nodes == 0 || nodes > n.num_endpoints()) nodes = n.num_endpoints();
       settings.endpoint_gbps = c->network.links.endpoint_gbps;
       settings.patterns = &plugins.patterns;
-      network_jobs.jobs = set.jobs;
-      if (inrflow_apps.empty()) {
-        network_jobs.apps = scheduler::assign_applications(set.jobs, c->job_apps, c->job_app_by);
-      } else {
-        for (const workloads::InrflowApp& a : inrflow_apps) network_jobs.apps.push_back(a.kernel);
-      }
-      // Jobs too large for the machine are refused by the scheduler; give them no application.
-      for (std::size_t j = 0; j < network_jobs.jobs.size(); ++j)
-        if (network_jobs.jobs[j].nodes > nodes) network_jobs.jobs[j].nodes = 0;
-      std::vector<double> reference;
-      scheduler::prepare_estimates(network_jobs, n, *setup->routing, plugins.apps, settings, task_options,
-                                   c->estimate_factor, reference);
-      for (std::size_t j = 0; j < set.jobs.size(); ++j) {
-        if (network_jobs.jobs[j].nodes == 0) continue;
-        set.jobs[j].estimate = network_jobs.jobs[j].estimate;
-        set.jobs[j].runtime = network_jobs.jobs[j].runtime;
-      }
-      runner = std::make_unique<scheduler::NetworkRunner>(n, *setup->routing, plugins.apps, settings, network_jobs,
-                                                          task_options, c->mapping, c->seed);
+      std::vector<std::string> job_apps;
+      if (inrflow_apps.empty())
+        job_apps = scheduler::assign_applications(set.jobs, c->job_apps, c->job_app_by);
+      else
+        for (const workloads::InrflowApp& a : inrflow_apps) job_apps.push_back(a.kernel);
+      runner = std::make_unique<scheduler::NetworkRunner>(n, *setup->routing, plugins.apps, settings, set.jobs,
+                                                          job_apps, nodes, task_options, c->mapping, c->seed);
+      runner->set_estimates(set.jobs, c->estimate_factor);
     }
     if (nodes == 0)
       throw InputError(c->swf.empty()

@@ -47,15 +47,14 @@ GraphApplication as_graph(const Application& app) {
 }
 
 TaskResult GraphEngine::run(const std::vector<GraphApplication>& apps, const TaskOptions& o) const {
-  if (!(o.cpu_scale >= 0) || !std::isfinite(o.cpu_scale))
-    throw InputError("CPU scale factor " + std::to_string(o.cpu_scale) + ": expected a finite number >= 0");
+  check_task_options(o);
   TaskResult res;
   const std::size_t num_apps = apps.size();
   std::vector<std::uint64_t> op_base(num_apps + 1, 0);
   res.task_offset.assign(num_apps + 1, 0);
   for (std::size_t a = 0; a < num_apps; ++a) {
     const GraphApplication& app = apps[a];
-    const std::string what = "application " + std::to_string(a) + (app.name.empty() ? "" : " (" + app.name + ")");
+    const std::string what = application_label(a, app.name);
     if (app.graph.rank_offsets.size() != app.graph.ranks + std::size_t{1})
       throw InputError(what + ": its operation graph is not built");
     check_application(net_, what, app.graph.ranks, app.placement, app.arrival_s);
@@ -68,7 +67,6 @@ TaskResult GraphEngine::run(const std::vector<GraphApplication>& apps, const Tas
 
   // Global ids: operation o of application a is op_base[a] + o; rank r of a is task_offset[a] + r.
   std::vector<std::uint32_t> op_rank(total_ops), op_message(total_ops, kNone), pending(total_ops);
-  std::vector<std::uint64_t> out_offsets(total_ops + std::size_t{1}, 0);
   std::vector<std::uint32_t> message_send, message_recv;
   DynamicWorkload& m = res.messages;
   for (std::size_t a = 0; a < num_apps; ++a) {
@@ -78,7 +76,6 @@ TaskResult GraphEngine::run(const std::vector<GraphApplication>& apps, const Tas
       for (auto i = static_cast<std::uint32_t>(g.rank_offsets[r]); i < g.rank_offsets[r + 1]; ++i) {
         op_rank[base + i] = res.task_offset[a] + r;
         pending[base + i] = static_cast<std::uint32_t>(g.dep_offsets[i + 1] - g.dep_offsets[i]);
-        for (std::uint32_t e : g.deps_of(i)) ++out_offsets[base + (e >> 1) + 1];
         if (g.kind[i] != GraphOp::Send) continue;
         const auto id = static_cast<std::uint32_t>(m.size());
         op_message[base + i] = id;
@@ -90,28 +87,23 @@ TaskResult GraphEngine::run(const std::vector<GraphApplication>& apps, const Tas
         if (g.match[i] != kNoOp) op_message[base + g.match[i]] = id;
       }
   }
-  // Who depends on each operation (entry: dependent << 1 | on_start).
-  for (std::uint32_t i = 0; i < total_ops; ++i) out_offsets[i + 1] += out_offsets[i];
-  std::vector<std::uint32_t> dependents(out_offsets[total_ops]);
-  {
-    std::vector<std::uint64_t> cursor(out_offsets.begin(), out_offsets.end() - 1);
-    for (std::size_t a = 0; a < num_apps; ++a) {
-      const OpGraph& g = apps[a].graph;
-      const auto base = static_cast<std::uint32_t>(op_base[a]);
-      for (std::uint32_t i = 0; i < g.size(); ++i)
-        for (std::uint32_t e : g.deps_of(i)) dependents[cursor[base + (e >> 1)]++] = (base + i) << 1 | (e & 1);
-    }
+  // Who depends on each operation (entry: dependent << 1 | on_start), applications concatenated.
+  std::vector<std::uint64_t> out_offsets{0};
+  std::vector<std::uint32_t> dependents;
+  out_offsets.reserve(total_ops + std::size_t{1});
+  for (std::size_t a = 0; a < num_apps; ++a) {
+    const Dependents d = dependents_of(apps[a].graph);
+    const std::uint64_t entry_base = dependents.size();
+    const auto base = static_cast<std::uint32_t>(op_base[a]);
+    for (std::size_t i = 1; i < d.offsets.size(); ++i) out_offsets.push_back(entry_base + d.offsets[i]);
+    for (std::uint32_t e : d.entries) dependents.push_back(e + (base << 1));
   }
 
   // Route every message, then run.
   const std::size_t n = m.size();
-  const RouteContext ctx = RouteContext::of(o.dynamic.seed, o.dynamic.max_path_bytes, o.dynamic.progress);
-  if (o.dynamic.progress) o.dynamic.progress->phase("routing messages", n);
+  route_messages(net_, routing_, res, o.dynamic);
   Stopwatch clock;
   DynamicResult& r = res.flows;
-  r.paths = routing_.route_all(net_, m.flows, ctx);
-  r.route_seconds = clock.seconds();
-  clock.reset();
   FlowSimulator sim(net_, r, m.flows, m.bytes, m.service_class, o.dynamic);
 
   std::vector<std::uint8_t> status(total_ops, 0), delivered(n, 0);

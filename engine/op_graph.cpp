@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <tuple>
 
 #include "engine/error.hpp"
+#include "engine/matching.hpp"
 
 namespace interflow {
 
@@ -132,60 +132,60 @@ OpGraph OpGraphBuilder::build(const std::string& what, std::vector<std::uint32_t
 
   // Receives not paired explicitly: the k-th receive of a channel (src, dst, tag, bytes) matches the
   // channel's k-th unpaired send, in operation order.
-  struct End {
-    std::uint32_t src, dst, tag;
-    double bytes;
-    std::uint32_t op;
-    bool operator<(const End& o) const {
-      return std::tie(src, dst, tag, bytes, op) < std::tie(o.src, o.dst, o.tag, o.bytes, o.op);
-    }
-    bool same_channel(const End& o) const { return src == o.src && dst == o.dst && tag == o.tag && bytes == o.bytes; }
-  };
-  std::vector<End> sends, recvs;
+  std::vector<ChannelEnd> sends, recvs;
   for (std::uint32_t r = 0; r < ranks_; ++r)
     for (auto i = static_cast<std::uint32_t>(g.rank_offsets[r]); i < g.rank_offsets[r + 1]; ++i) {
       if (g.match[i] != kNoOp) continue;
-      if (g.kind[i] == GraphOp::Send) sends.push_back({r, g.peer[i], g.tag[i], g.value[i], i});
-      if (g.kind[i] == GraphOp::Recv) recvs.push_back({g.peer[i], r, g.tag[i], g.value[i], i});
+      if (g.kind[i] == GraphOp::Send) sends.push_back({std::uint64_t{r} << 32 | g.peer[i], g.tag[i], g.value[i], i});
+      if (g.kind[i] == GraphOp::Recv) recvs.push_back({std::uint64_t{g.peer[i]} << 32 | r, g.tag[i], g.value[i], i});
     }
-  std::sort(sends.begin(), sends.end());
-  std::sort(recvs.begin(), recvs.end());
-  for (std::size_t i = 0, j = 0; j < recvs.size(); ++j) {
-    while (i < sends.size() && sends[i] < recvs[j] && !sends[i].same_channel(recvs[j])) ++i;
-    if (i < sends.size() && sends[i].same_channel(recvs[j])) {
-      g.match[recvs[j].op] = sends[i].op;
-      g.match[sends[i].op] = recvs[j].op;
-      ++i;
-    }
-  }
+  match_in_order(sends, recvs, [&](const ChannelEnd& send, const ChannelEnd& recv) {
+    g.match[recv.id] = send.id;
+    g.match[send.id] = recv.id;
+  });
 
-  // No cycles (Kahn's algorithm over the dependencies).
-  std::vector<std::uint32_t> pending(n), order;
-  std::vector<std::uint64_t> out_offsets(n + std::size_t{1}, 0);
-  for (std::uint32_t e : g.deps) ++out_offsets[(e >> 1) + 1];
-  for (std::uint32_t i = 0; i < n; ++i) out_offsets[i + 1] += out_offsets[i];
-  std::vector<std::uint32_t> out(g.deps.size());
-  {
-    std::vector<std::uint64_t> cursor(out_offsets.begin(), out_offsets.end() - 1);
-    for (std::uint32_t i = 0; i < n; ++i) {
-      pending[i] = static_cast<std::uint32_t>(g.dep_offsets[i + 1] - g.dep_offsets[i]);
-      for (std::uint32_t e : g.deps_of(i)) out[cursor[e >> 1]++] = i;
-      if (pending[i] == 0) order.push_back(i);
-    }
-  }
-  for (std::size_t k = 0; k < order.size(); ++k)
-    for (std::uint64_t j = out_offsets[order[k]]; j < out_offsets[order[k] + 1]; ++j)
-      if (--pending[out[j]] == 0) order.push_back(out[j]);
-  if (order.size() < n)
+  // No cycles.
+  const std::vector<std::uint32_t> order = dependency_order(g, dependents_of(g));
+  if (order.size() < n) {
+    std::vector<std::uint8_t> ordered(n, 0);
+    for (std::uint32_t i : order) ordered[i] = 1;
     for (std::uint32_t i = 0; i < n; ++i)
-      if (pending[i] > 0) {
+      if (!ordered[i]) {
         const std::uint32_t r = g.rank_of(i);
         throw InputError(what + ": the dependencies of rank " + std::to_string(r) + " form a cycle (through its " +
                          std::string(name_of(g.kind[i])) + " operation " + std::to_string(i - g.rank_offsets[r]) + ")");
       }
+  }
   if (renumbered) *renumbered = std::move(new_id);
   *this = OpGraphBuilder(ranks_);
   return g;
+}
+
+Dependents dependents_of(const OpGraph& g) {
+  const std::uint32_t n = g.size();
+  Dependents d;
+  d.offsets.assign(n + std::size_t{1}, 0);
+  for (std::uint32_t e : g.deps) ++d.offsets[(e >> 1) + 1];
+  for (std::uint32_t i = 0; i < n; ++i) d.offsets[i + 1] += d.offsets[i];
+  d.entries.resize(g.deps.size());
+  std::vector<std::uint64_t> cursor(d.offsets.begin(), d.offsets.end() - 1);
+  for (std::uint32_t i = 0; i < n; ++i)
+    for (std::uint32_t e : g.deps_of(i)) d.entries[cursor[e >> 1]++] = i << 1 | (e & 1);
+  return d;
+}
+
+std::vector<std::uint32_t> dependency_order(const OpGraph& g, const Dependents& d) {
+  const std::uint32_t n = g.size();
+  std::vector<std::uint32_t> pending(n), order;
+  order.reserve(n);
+  for (std::uint32_t i = 0; i < n; ++i) {
+    pending[i] = static_cast<std::uint32_t>(g.dep_offsets[i + 1] - g.dep_offsets[i]);
+    if (pending[i] == 0) order.push_back(i);
+  }
+  for (std::size_t k = 0; k < order.size(); ++k)
+    for (std::uint64_t j = d.offsets[order[k]]; j < d.offsets[order[k] + 1]; ++j)
+      if (--pending[d.entries[j] >> 1] == 0) order.push_back(d.entries[j] >> 1);
+  return order;
 }
 
 std::vector<std::uint32_t> append_program(OpGraphBuilder& b, const Program& p, std::span<const std::uint32_t> rank_of,

@@ -112,6 +112,18 @@ class OpGraphBuilder {
 std::vector<std::uint32_t> append_program(OpGraphBuilder& b, const Program& p, std::span<const std::uint32_t> rank_of,
                                           std::span<const std::uint32_t> entry);
 
+// Who depends on each operation of g (CSR): the entries of operation i are
+// entries[offsets[i] .. offsets[i + 1]), each dependent << 1 | on_start, dependents in increasing id.
+struct Dependents {
+  std::vector<std::uint64_t> offsets;
+  std::vector<std::uint32_t> entries;
+};
+Dependents dependents_of(const OpGraph& g);
+
+// The operations in an order where each comes after every operation it depends on (Kahn's
+// algorithm); shorter than g.size() when dependencies form a cycle (its operations are missing).
+std::vector<std::uint32_t> dependency_order(const OpGraph& g, const Dependents& d);
+
 // The graph of a whole program (rank t = task t).
 OpGraph graph_of(const Program& p, const std::string& what);
 

@@ -7,6 +7,7 @@
 
 #include "engine/error.hpp"
 #include "engine/flow_simulator.hpp"
+#include "engine/matching.hpp"
 #include "engine/system.hpp"
 
 namespace interflow {
@@ -33,21 +34,6 @@ struct Event {
   }
 };
 
-// A message end for matching: (sender task, receiver task, tag, bytes) then order of appearance.
-struct MatchKey {
-  std::uint64_t pair;
-  double bytes;
-  std::uint32_t tag;
-  std::uint32_t id;  // message (sends) or operation (receives), increasing in program order
-  bool operator<(const MatchKey& o) const {
-    if (pair != o.pair) return pair < o.pair;
-    if (tag != o.tag) return tag < o.tag;
-    if (bytes != o.bytes) return bytes < o.bytes;
-    return id < o.id;
-  }
-  bool same_channel(const MatchKey& o) const { return pair == o.pair && tag == o.tag && bytes == o.bytes; }
-};
-
 std::string describe(const Program& p, std::uint64_t op) {
   const OpKind k = p.kind[op];
   std::string text(name_of(k));
@@ -60,6 +46,23 @@ std::string describe(const Program& p, std::uint64_t op) {
 }
 
 }  // namespace
+
+void check_task_options(const TaskOptions& o) {
+  if (!(o.cpu_scale >= 0) || !std::isfinite(o.cpu_scale))
+    throw InputError("CPU scale factor " + std::to_string(o.cpu_scale) + ": expected a finite number >= 0");
+}
+
+std::string application_label(std::size_t index, const std::string& name) {
+  return "application " + std::to_string(index) + (name.empty() ? "" : " (" + name + ")");
+}
+
+void route_messages(const Network& net, const Routing& routing, TaskResult& res, const DynamicOptions& o) {
+  const RouteContext ctx = RouteContext::of(o.seed, o.max_path_bytes, o.progress);
+  if (o.progress) o.progress->phase("routing messages", res.messages.size());
+  Stopwatch clock;
+  res.flows.paths = routing.route_all(net, res.messages.flows, ctx);
+  res.flows.route_seconds = clock.seconds();
+}
 
 void check_application(const Network& net, const std::string& what, std::uint32_t tasks,
                        const std::vector<EndpointId>& placement, double arrival_s) {
@@ -128,15 +131,14 @@ void summarise_applications(TaskResult& res, const std::vector<double>& arrival_
 }
 
 TaskResult TaskEngine::run(const std::vector<Application>& apps, const TaskOptions& o) const {
-  if (!(o.cpu_scale >= 0) || !std::isfinite(o.cpu_scale))
-    throw InputError("CPU scale factor " + std::to_string(o.cpu_scale) + ": expected a finite number >= 0");
+  check_task_options(o);
   TaskResult res;
   const std::size_t num_apps = apps.size();
   std::vector<std::uint64_t> op_base(num_apps + 1, 0);
   res.task_offset.assign(num_apps + 1, 0);
   for (std::size_t a = 0; a < num_apps; ++a) {
     const Application& app = apps[a];
-    const std::string what = "application " + std::to_string(a) + (app.name.empty() ? "" : " (" + app.name + ")");
+    const std::string what = application_label(a, app.name);
     if (app.is_trace()) throw InputError(what + ": a trace runs on the graph engine, not the task engine");
     if (app.program.offsets.size() != app.program.tasks + std::size_t{1})
       throw InputError(what + ": its program is not built");
@@ -150,7 +152,7 @@ TaskResult TaskEngine::run(const std::vector<Application>& apps, const TaskOptio
   // Messages: one flow per send, in application, task and program order.
   std::vector<std::uint32_t> op_message(total_ops, kNone);  // send: its message; receive: the matched one
   std::vector<std::uint32_t> message_sender, message_receiver;
-  std::vector<MatchKey> sends, recvs;
+  std::vector<ChannelEnd> sends, recvs;
   DynamicWorkload& m = res.messages;
   for (std::size_t a = 0; a < num_apps; ++a) {
     const Program& p = apps[a].program;
@@ -168,35 +170,24 @@ TaskResult TaskEngine::run(const std::vector<Application>& apps, const TaskOptio
           res.message_app.push_back(static_cast<std::uint32_t>(a));
           message_sender.push_back(base_task + t);
           message_receiver.push_back(base_task + p.peer[i]);
-          sends.push_back({(std::uint64_t{base_task + t} << 32) | (base_task + p.peer[i]), p.value[i], p.tag[i], id});
+          sends.push_back({(std::uint64_t{base_task + t} << 32) | (base_task + p.peer[i]), p.tag[i], p.value[i], id});
         } else if (is_receive(p.kind[i])) {
           if (g >= std::numeric_limits<std::uint32_t>::max())
             throw InputError("applications: more than 2^32 operations");
-          recvs.push_back({(std::uint64_t{base_task + p.peer[i]} << 32) | (base_task + t), p.value[i], p.tag[i],
+          recvs.push_back({(std::uint64_t{base_task + p.peer[i]} << 32) | (base_task + t), p.tag[i], p.value[i],
                            static_cast<std::uint32_t>(g)});
         }
       }
   }
-  // The k-th receive of a channel matches the channel's k-th send (MPI's non-overtaking order).
-  std::sort(sends.begin(), sends.end());
-  std::sort(recvs.begin(), recvs.end());
-  for (std::size_t i = 0, j = 0; j < recvs.size(); ++j) {
-    while (i < sends.size() && sends[i] < recvs[j] && !sends[i].same_channel(recvs[j])) ++i;
-    // sends[i] is the first send of a channel >= the receive's channel; skip those already matched.
-    if (i < sends.size() && sends[i].same_channel(recvs[j])) op_message[recvs[j].id] = sends[i++].id;
-  }
+  match_in_order(sends, recvs, [&](const ChannelEnd& send, const ChannelEnd& recv) { op_message[recv.id] = send.id; });
   sends = {};
   recvs = {};
 
   // Route every message, then run.
   const std::size_t n = m.size();
-  const RouteContext ctx = RouteContext::of(o.dynamic.seed, o.dynamic.max_path_bytes, o.dynamic.progress);
-  if (o.dynamic.progress) o.dynamic.progress->phase("routing messages", n);
+  route_messages(net_, routing_, res, o.dynamic);
   Stopwatch clock;
   DynamicResult& r = res.flows;
-  r.paths = routing_.route_all(net_, m.flows, ctx);
-  r.route_seconds = clock.seconds();
-  clock.reset();
   FlowSimulator sim(net_, r, m.flows, m.bytes, m.service_class, o.dynamic);
 
   std::vector<std::uint8_t> flags(n, 0);

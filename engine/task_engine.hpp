@@ -69,10 +69,15 @@ struct TaskResult {
   double makespan_s = 0;
 };
 
-// Shared by the task and graph engines: checks an application's placement and arrival (InputError
-// naming `what`), and fills res.apps from the per-task and per-message results.
+// Shared by the task and graph engines: the options' CPU factor must be finite and >= 0; an
+// application's name in messages; checks an application's placement and arrival (InputError naming
+// `what`); routes res.messages into res.flows.paths (timing it); fills res.apps from the per-task and
+// per-message results.
+void check_task_options(const TaskOptions& options);
+std::string application_label(std::size_t index, const std::string& name);
 void check_application(const Network& net, const std::string& what, std::uint32_t tasks,
                        const std::vector<EndpointId>& placement, double arrival_s);
+void route_messages(const Network& net, const Routing& routing, TaskResult& res, const DynamicOptions& options);
 void summarise_applications(TaskResult& res, const std::vector<double>& arrival_s);
 
 class TaskEngine {

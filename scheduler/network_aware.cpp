@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 #include "engine/error.hpp"
 #include "engine/graph_engine.hpp"
@@ -28,40 +29,38 @@ double run_alone(const Network& net, const Routing& routing, Application app, co
 
 }  // namespace
 
-void prepare_estimates(NetworkJobs& jobs, const Network& net, const Routing& routing,
-                       const workloads::AppRegistry& apps, const workloads::AppSettings& settings,
-                       const TaskOptions& options, double estimate_factor, std::vector<double>& reference) {
-  reference.assign(jobs.jobs.size(), 0);
-  for (std::size_t j = 0; j < jobs.jobs.size(); ++j) {
-    Job& job = jobs.jobs[j];
-    if (job.nodes == 0) continue;  // refused by the scheduler
-    Application app = build(apps, settings, jobs.apps[j], job.nodes, static_cast<std::uint32_t>(j));
-    for (std::uint32_t t = 0; t < job.nodes; ++t) app.placement[t] = t;
-    reference[j] = run_alone(net, routing, app, options, "job " + std::to_string(job.id));
-    job.estimate = reference[j] * estimate_factor;
-    job.runtime = reference[j];
-  }
-}
-
 NetworkRunner::NetworkRunner(const Network& net, const Routing& routing, const workloads::AppRegistry& apps,
-                             const workloads::AppSettings& settings, const NetworkJobs& jobs,
+                             const workloads::AppSettings& settings, const std::vector<Job>& jobs,
+                             const std::vector<std::string>& job_apps, std::uint32_t machine_nodes,
                              const TaskOptions& options, const std::string& mapping, std::uint64_t seed)
     : net_(net),
       routing_(routing),
       options_(options),
-      end_(jobs.jobs.size(), 0),
-      mapping_(builtin_mappings().create(Spec::parse(mapping, "--mapping"), jobs.jobs)),
+      end_(jobs.size(), 0),
+      mapping_(builtin_mappings().create(Spec::parse(mapping, "--mapping"), jobs)),
       seed_(seed) {
-  app_.reserve(jobs.jobs.size());
-  for (std::size_t j = 0; j < jobs.jobs.size(); ++j) {
-    if (jobs.jobs[j].nodes == 0) {  // refused by the scheduler: never runs
+  if (job_apps.size() != jobs.size()) throw std::logic_error("NetworkRunner: one application spec per job");
+  if (machine_nodes > net.num_endpoints())
+    throw InputError("the machine's " + std::to_string(machine_nodes) + " nodes are more than the network's " +
+                     std::to_string(net.num_endpoints()) + " endpoints");
+  app_.reserve(jobs.size());
+  for (std::size_t j = 0; j < jobs.size(); ++j) {
+    if (jobs[j].nodes == 0 || jobs[j].nodes > machine_nodes) {  // refused by the scheduler: never runs
       app_.emplace_back();
       continue;
     }
-    if (jobs.jobs[j].nodes > net.num_endpoints())
-      throw InputError("job " + std::to_string(jobs.jobs[j].id) + " needs more nodes than the network's " +
-                       std::to_string(net.num_endpoints()) + " endpoints");
-    app_.push_back(build(apps, settings, jobs.apps[j], jobs.jobs[j].nodes, static_cast<std::uint32_t>(j)));
+    app_.push_back(build(apps, settings, job_apps[j], jobs[j].nodes, static_cast<std::uint32_t>(j)));
+  }
+}
+
+void NetworkRunner::set_estimates(std::vector<Job>& jobs, double estimate_factor) const {
+  for (std::size_t j = 0; j < jobs.size(); ++j) {
+    if (app_[j].placement.empty()) continue;  // no application: refused
+    Application alone = app_[j];
+    for (std::uint32_t t = 0; t < alone.placement.size(); ++t) alone.placement[t] = t;
+    const double reference = run_alone(net_, routing_, alone, options_, "job " + std::to_string(jobs[j].id));
+    jobs[j].runtime = reference;
+    jobs[j].estimate = reference * estimate_factor;
   }
 }
 

@@ -20,23 +20,19 @@
 
 namespace interflow::scheduler {
 
-struct NetworkJobs {
-  std::vector<Job> jobs;          // submit, nodes, estimate (filled by prepare), ids
-  std::vector<std::string> apps;  // per job: an application spec without tasks (e.g. stencil3d:iters=5)
-};
-
-// Runs each job's application alone on the first nodes of the machine to give it a reference run
-// time; estimate = reference × estimate_factor (the scheduler's belief, as a user's request would be).
-// Jobs of 0 nodes (refused) are skipped.
-void prepare_estimates(NetworkJobs& jobs, const Network& net, const Routing& routing,
-                       const workloads::AppRegistry& apps, const workloads::AppSettings& settings,
-                       const TaskOptions& options, double estimate_factor, std::vector<double>& reference);
-
 class NetworkRunner : public JobRunner {
  public:
+  // Builds each job's application once: job j runs job_apps[j] (a spec without tasks, e.g.
+  // stencil3d:iters=5) with one task per node. Jobs of 0 nodes or more than `machine_nodes` get none
+  // (the scheduler refuses them). `mapping` is a task-mapping spec (scheduler/mapping.hpp).
   NetworkRunner(const Network& net, const Routing& routing, const workloads::AppRegistry& apps,
-                const workloads::AppSettings& settings, const NetworkJobs& jobs, const TaskOptions& options,
+                const workloads::AppSettings& settings, const std::vector<Job>& jobs,
+                const std::vector<std::string>& job_apps, std::uint32_t machine_nodes, const TaskOptions& options,
                 const std::string& mapping = "consecutive", std::uint64_t seed = 1);
+  // Runs each job's application alone on the first nodes of the machine for a reference run time:
+  // job.runtime = reference, job.estimate = reference × estimate_factor (the scheduler's belief, as a
+  // user's request would be). Jobs without an application keep theirs.
+  void set_estimates(std::vector<Job>& jobs, double estimate_factor) const;
   bool start(double now, const std::vector<std::uint32_t>& started,
              const std::vector<std::vector<std::uint32_t>>& nodes) override;
   double end_of(std::uint32_t job) const override { return end_[job]; }

@@ -32,22 +32,7 @@ void write_vef(const OpGraph& g, const std::vector<double>& op_start_s, const st
     if (std::isnan(op_done_s[i])) throw InputError("VEF writer: the recorded run did not complete every operation");
 
   // Operations in dependency order.
-  std::vector<std::uint32_t> pending(n), order;
-  std::vector<std::uint64_t> out_offsets(n + std::size_t{1}, 0);
-  for (std::uint32_t e : g.deps) ++out_offsets[(e >> 1) + 1];
-  for (std::uint32_t i = 0; i < n; ++i) out_offsets[i + 1] += out_offsets[i];
-  std::vector<std::uint32_t> users(g.deps.size());
-  {
-    std::vector<std::uint64_t> cursor(out_offsets.begin(), out_offsets.end() - 1);
-    for (std::uint32_t i = 0; i < n; ++i) {
-      pending[i] = static_cast<std::uint32_t>(g.deps_of(i).size());
-      for (std::uint32_t e : g.deps_of(i)) users[cursor[e >> 1]++] = i;
-      if (pending[i] == 0) order.push_back(i);
-    }
-  }
-  for (std::size_t k = 0; k < order.size(); ++k)
-    for (std::uint64_t j = out_offsets[order[k]]; j < out_offsets[order[k] + 1]; ++j)
-      if (--pending[users[j]] == 0) order.push_back(users[j]);
+  const std::vector<std::uint32_t> order = dependency_order(g, dependents_of(g));
 
   // Anchors: of each operation's readiness (its latest dependency) and of its completion.
   std::vector<Anchor> ready(n), done(n);

@@ -114,15 +114,14 @@ TEST_CASE("task mapping: consecutive and random and from a file") {
   const auto routing = test::build_routing("bfs", *t);
   workloads::AppSettings settings;
   settings.endpoint_gbps = 10;
-  NetworkJobs nj;
   Job j;
   j.id = 7;
   j.nodes = j.processors = 4;
-  nj.jobs = {j};
-  nj.apps = {"nbody:bytes=1e4"};
+  const std::vector<Job> jobs{j};
   const std::vector<std::vector<std::uint32_t>> held{{6, 1, 4, 3}};
   const auto placement = [&](const std::string& m) {
-    NetworkRunner runner(t->network(), *routing, test::app_registries().apps, settings, nj, {}, m, 1);
+    NetworkRunner runner(t->network(), *routing, test::app_registries().apps, settings, jobs, {"nbody:bytes=1e4"}, 8,
+                         {}, m, 1);
     runner.start(0, {0}, held);
     return runner.applications()[0].placement;
   };

@@ -27,17 +27,15 @@ Run run_network(const std::string& topology, std::vector<Job> jobs, const std::v
   workloads::AppSettings settings;
   settings.endpoint_gbps = 10;
   settings.patterns = &test::app_registries().patterns;
-  NetworkJobs nj{std::move(jobs), {}};
-  nj.apps = assign_applications(nj.jobs, mix);
-  std::vector<double> reference;
-  prepare_estimates(nj, t->network(), *routing, test::app_registries().apps, settings, {}, 1.0, reference);
-  NetworkRunner runner(t->network(), *routing, test::app_registries().apps, settings, nj, {});
+  NetworkRunner runner(t->network(), *routing, test::app_registries().apps, settings, jobs,
+                       assign_applications(jobs, mix), nodes, {});
+  runner.set_estimates(jobs, 1.0);
   ScheduleOptions o;
   o.nodes = nodes;
   o.allocation = allocation;
   o.seed = 3;
   Run r;
-  r.schedule = simulate_schedule(nj.jobs, *registry.create(Spec::parse(policy, "test")), o, &runner);
+  r.schedule = simulate_schedule(jobs, *registry.create(Spec::parse(policy, "test")), o, &runner);
   r.isolated = runner.isolated_runtimes();
   r.apps = runner.applications();
   return r;
