@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Dynamic engine at 64k endpoints (issue 5): a 16-ary 4-tree (65,536 endpoints) and a 64x32x32 torus
-# (65,536 nodes), each running a MapReduce over every endpoint and a phased all-to-all (MPI pairwise
-# exchange: n-1 steps, in step k task i exchanges with task i XOR k, placed at random). Reports wall
-# time, peak memory, events per second and the application's run time. Run by hand (not in CI);
-# results go to bench/RESULTS.md.
-# Usage: bench/dynamic-64k.sh [INTERFLOW_BINARY] [REPEAT] [A2A_TASKS]
+# (65,536 nodes), each running a MapReduce over every endpoint (32 reducers drawn at random; env
+# REDUCERS_AT=even for evenly spaced ones, which on this torus all but one share a ring) and a phased
+# all-to-all (MPI pairwise exchange: n-1 steps, in step k task i exchanges with task i XOR k, placed
+# at random). Reports wall time, peak memory, events per second and the application's run time. Run
+# by hand (not in CI); results go to bench/RESULTS.md.
+# Usage: [REDUCERS_AT=random|even] bench/dynamic-64k.sh [INTERFLOW_BINARY] [REPEAT] [A2A_TASKS]
 set -euo pipefail
 bin=${1:-build/release/bin/interflow}
 repeat=${2:-1}
@@ -14,12 +15,12 @@ python=/usr/bin/python3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-mapreduce="mapreduce:input=1e6,shuffle=1e5,output=1e5,reducers=32"
+mapreduce="mapreduce:input=1e6,shuffle=1e5,output=1e5,reducers=32,reducers_at=${REDUCERS_AT:-random}"
 alltoall="collective:op=alltoall,alg=pairwise,bytes=1e5,tasks=$a2a,placement=random"
 runs=(
-  "16-ary 4-tree, MapReduce (65,536 tasks, 32 reducers)|-t fattree:k=16,n=4 -a $mapreduce"
+  "16-ary 4-tree, MapReduce (65,536 tasks, 32 reducers ${REDUCERS_AT:-random})|-t fattree:k=16,n=4 -a $mapreduce"
   "16-ary 4-tree, phased all-to-all ($a2a tasks)|-t fattree:k=16,n=4 -a $alltoall"
-  "64x32x32 torus, MapReduce (65,536 tasks, 32 reducers)|-t torus:dims=64x32x32 -a $mapreduce"
+  "64x32x32 torus, MapReduce (65,536 tasks, 32 reducers ${REDUCERS_AT:-random})|-t torus:dims=64x32x32 -a $mapreduce"
   "64x32x32 torus, phased all-to-all ($a2a tasks)|-t torus:dims=64x32x32 -a $alltoall"
 )
 

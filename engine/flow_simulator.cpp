@@ -31,15 +31,9 @@ FlowSimulator::FlowSimulator(const Network& net, DynamicResult& r, const FlowSet
   solver_ = std::make_unique<ClassedMaxMin>(options.policy, capacity_, paths_.var_offsets(), paths_.all_links(),
                                             weight_, var_class_);
 
-  phase_.assign(n, Phase::Waiting);
-  remaining_bits_.assign(n, 0);
-  flow_rate_.assign(n, 0);
-  flow_last_.assign(n, 0);
-  version_.assign(n, 0);
-  flow_mark_.assign(n, 0);
-  var_rate_.assign(vars, 0);
-  var_last_.assign(vars, 0);
-  var_bits_.assign(vars, 0);
+  flow_.assign(n, FlowProgress{});
+  completion_ = IndexedMinHeap(n);
+  var_.assign(vars, VarProgress{});
   link_active_.assign(net.num_links(), 0);
   busy_since_.assign(net.num_links(), 0);
   r.state.assign(n, FlowState::Blocked);
@@ -51,26 +45,26 @@ FlowSimulator::FlowSimulator(const Network& net, DynamicResult& r, const FlowSet
 }
 
 void FlowSimulator::settle_var(std::uint32_t v) {
-  var_bits_[v] += var_rate_[v] * 1e9 * (now_ - var_last_[v]);
-  var_last_[v] = now_;
+  var_[v].bits += var_[v].rate * 1e9 * (now_ - var_[v].last);
+  var_[v].last = now_;
 }
 
 bool FlowSimulator::start(FlowId f) {
   r_.start_s[f] = now_;
   const bool self = flows_.src[f] == flows_.dst[f];
   if (self || !paths_.routed(f) || bytes_[f] == 0) {
-    phase_[f] = Phase::Done;
+    flow_[f].phase = Phase::Done;
     r_.state[f] = self ? FlowState::Self : !paths_.routed(f) ? FlowState::Unroutable : FlowState::Delivered;
     r_.transfer_end_s[f] = now_;
     r_.finish_s[f] = now_ + (r_.state[f] == FlowState::Delivered ? r_.latency_s[f] : 0.0);
     return false;
   }
-  phase_[f] = Phase::Active;
+  flow_[f].phase = Phase::Active;
   ++active_flows_;
-  remaining_bits_[f] = bytes_[f] * 8;
-  flow_last_[f] = now_;
+  flow_[f].remaining_bits = bytes_[f] * 8;
+  flow_[f].last = now_;
   for (std::uint32_t v = paths_.first_var(f); v < paths_.end_var(f); ++v) {
-    var_last_[v] = now_;
+    var_[v].last = now_;
     solver_->activate(v);
     for (LinkId l : paths_.links(v))
       if (link_active_[l]++ == 0) busy_since_[l] = now_;
@@ -78,10 +72,7 @@ bool FlowSimulator::start(FlowId f) {
   return true;
 }
 
-double FlowSimulator::next_end() {
-  while (!completion_.empty() && completion_.top().version != version_[completion_.top().flow]) completion_.pop();
-  return completion_.empty() ? kNever : completion_.top().time;
-}
+double FlowSimulator::next_end() { return completion_.empty() ? kNever : completion_.top_key(); }
 
 double FlowSimulator::advance_to(double t) {
   now_ = std::max(now_, t);
@@ -89,20 +80,18 @@ double FlowSimulator::advance_to(double t) {
 }
 
 void FlowSimulator::end_due(double horizon, std::vector<FlowId>& ended) {
-  while (!completion_.empty() && completion_.top().time <= horizon) {
-    const Timed c = completion_.top();
+  while (!completion_.empty() && completion_.top_key() <= horizon) {
+    const FlowId f = completion_.top();
     completion_.pop();
-    const FlowId f = c.flow;
-    if (c.version != version_[f] || phase_[f] != Phase::Active) continue;
-    phase_[f] = Phase::Done;
+    flow_[f].phase = Phase::Done;
     r_.state[f] = FlowState::Delivered;
     r_.transfer_end_s[f] = now_;
     r_.finish_s[f] = now_ + r_.latency_s[f];
-    total_gbps_ -= flow_rate_[f];
+    total_gbps_ -= flow_[f].rate;
     --active_flows_;
     for (std::uint32_t v = paths_.first_var(f); v < paths_.end_var(f); ++v) {
       settle_var(v);
-      var_rate_[v] = 0;
+      var_[v].rate = 0;
       solver_->deactivate(v);
       for (LinkId l : paths_.links(v))
         if (--link_active_[l] == 0) r_.link_busy_s[l] += now_ - busy_since_[l];
@@ -127,24 +116,25 @@ void FlowSimulator::resolve() {
   touched_.clear();
   for (std::uint32_t v : solver_->changed()) {
     settle_var(v);
-    var_rate_[v] = solver_->rate(v);
+    var_[v].rate = solver_->rate(v);
     const FlowId f = var_flow_[v];
-    if (flow_mark_[f] != stamp_) {
-      flow_mark_[f] = stamp_;
+    if (flow_[f].mark != stamp_) {
+      flow_[f].mark = stamp_;
       touched_.push_back(f);
     }
   }
   for (FlowId f : touched_) {
-    if (phase_[f] != Phase::Active) continue;
-    remaining_bits_[f] = std::max(0.0, remaining_bits_[f] - flow_rate_[f] * 1e9 * (now_ - flow_last_[f]));
-    flow_last_[f] = now_;
+    if (flow_[f].phase != Phase::Active) continue;
+    flow_[f].remaining_bits = std::max(0.0, flow_[f].remaining_bits - flow_[f].rate * 1e9 * (now_ - flow_[f].last));
+    flow_[f].last = now_;
     double rate = 0;
-    for (std::uint32_t v = paths_.first_var(f); v < paths_.end_var(f); ++v) rate += var_rate_[v];
-    total_gbps_ += rate - flow_rate_[f];
-    flow_rate_[f] = rate;
-    ++version_[f];
+    for (std::uint32_t v = paths_.first_var(f); v < paths_.end_var(f); ++v) rate += var_[v].rate;
+    total_gbps_ += rate - flow_[f].rate;
+    flow_[f].rate = rate;
     if (rate > 0)
-      completion_.push({now_ + (std::isinf(rate) ? 0.0 : remaining_bits_[f] / (rate * 1e9)), f, version_[f]});
+      completion_.set(f, now_ + (std::isinf(rate) ? 0.0 : flow_[f].remaining_bits / (rate * 1e9)));
+    else
+      completion_.erase(f);
   }
   segments_.push_back({now_, std::max(0.0, total_gbps_), active_flows_});
   if (options_.verify) verify();
@@ -168,12 +158,12 @@ void FlowSimulator::close() {
   // Flows left active (a rate of 0 forever) or never started stay blocked.
   const std::size_t n = paths_.num_flows();
   for (FlowId f = 0; f < n; ++f)
-    if (phase_[f] == Phase::Active)
+    if (flow_[f].phase == Phase::Active)
       for (std::uint32_t v = paths_.first_var(f); v < paths_.end_var(f); ++v) settle_var(v);
   for (FlowId f = 0; f < n; ++f)
     if (std::isfinite(r_.finish_s[f])) r_.makespan_s = std::max(r_.makespan_s, r_.finish_s[f]);
   for (std::uint32_t v = 0; v < paths_.num_vars(); ++v)
-    for (LinkId l : paths_.links(v)) r_.link_bytes[l] += var_bits_[v] / 8;
+    for (LinkId l : paths_.links(v)) r_.link_bytes[l] += var_[v].bits / 8;
   for (LinkId l = 0; l < net_.num_links(); ++l)
     if (link_active_[l] > 0) r_.link_busy_s[l] += now_ - busy_since_[l];
   const IncrementalStats st = solver_->stats();

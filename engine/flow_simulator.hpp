@@ -12,12 +12,12 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
-#include <queue>
 #include <span>
 #include <vector>
 
 #include "engine/classed_maxmin.hpp"
 #include "engine/dynamic_engine.hpp"
+#include "engine/indexed_heap.hpp"
 #include "engine/network.hpp"
 #include "engine/system.hpp"
 
@@ -89,12 +89,6 @@ class FlowSimulator {
 
  private:
   enum class Phase : std::uint8_t { Waiting, Active, Done };
-  struct Timed {
-    double time;
-    FlowId flow;
-    std::uint32_t version;
-    bool operator>(const Timed& o) const { return time != o.time ? time > o.time : flow > o.flow; }
-  };
   struct Segment {
     double time, gbps;
     std::uint32_t active;
@@ -114,13 +108,22 @@ class FlowSimulator {
   std::vector<std::uint32_t> var_class_;
   std::unique_ptr<ClassedMaxMin> solver_;
 
-  std::vector<Phase> phase_;
-  std::vector<double> remaining_bits_, flow_rate_, flow_last_;
-  std::vector<std::uint32_t> version_, flow_mark_;
-  std::vector<double> var_rate_, var_last_, var_bits_;
+  // Per flow and per path variable, the fields a rate change updates together (one cache line).
+  struct FlowProgress {
+    double remaining_bits = 0;  // as of `last`
+    double rate = 0;            // Gbit/s, the sum of its variables'
+    double last = 0;
+    std::uint32_t mark = 0;  // == stamp_: listed in touched_
+    Phase phase = Phase::Waiting;
+  };
+  struct VarProgress {
+    double rate = 0, last = 0, bits = 0;  // bits carried up to `last`
+  };
+  std::vector<FlowProgress> flow_;
+  std::vector<VarProgress> var_;
   std::vector<std::uint32_t> link_active_;
   std::vector<double> busy_since_;
-  std::priority_queue<Timed, std::vector<Timed>, std::greater<>> completion_;
+  IndexedMinHeap completion_;  // each active flow with a rate: when its transfer ends
   std::vector<Segment> segments_;
   std::vector<FlowId> touched_;
   Stopwatch solve_clock_;

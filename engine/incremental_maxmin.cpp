@@ -8,7 +8,6 @@ namespace interflow {
 
 namespace {
 
-constexpr std::uint64_t kNoIncidence = ~0ULL;
 constexpr double kRelative = 1e-9;  // saturation tolerance, relative
 // A rate change smaller than this (relative) is rounding noise of the solve: not applied, not reported.
 constexpr double kRateChange = 1e-12;
@@ -18,11 +17,7 @@ constexpr double kNoFloor = std::numeric_limits<double>::infinity();
 
 IncrementalMaxMin::IncrementalMaxMin(std::span<const double> capacity, std::span<const std::uint64_t> var_offsets,
                                      std::span<const LinkId> links, std::span<const double> weight)
-    : capacity_(capacity.begin(), capacity.end()),
-      initial_capacity_(capacity.begin(), capacity.end()),
-      var_offsets_(var_offsets),
-      links_(links),
-      weight_(weight) {
+    : initial_capacity_(capacity.begin(), capacity.end()), var_offsets_(var_offsets), links_(links), weight_(weight) {
   const std::size_t vars = weight.size(), num_links = capacity.size();
   rate_.assign(vars, 0.0);
   new_rate_.assign(vars, 0.0);
@@ -30,42 +25,43 @@ IncrementalMaxMin::IncrementalMaxMin(std::span<const double> capacity, std::span
   in_set_.assign(vars, 0);
   new_mark_.assign(vars, 0);
   list_position_.assign(vars, 0);
-  load_.assign(num_links, 0.0);
-  head_.assign(num_links, kNoIncidence);
-  link_stamp_.assign(num_links, 0);
-  link_local_.assign(num_links, 0);
-  link_walked_.assign(num_links, 0);
+  link_.resize(num_links);
+  for (LinkId l = 0; l < num_links; ++l) {
+    link_[l].capacity = capacity[l];
+    link_[l].saturation = saturation_of(l);
+  }
   link_above_stamp_.assign(num_links, 0);
   link_above_level_.assign(num_links, 0.0);
-  link_weight_.assign(num_links, 0.0);
   for (double c : capacity) max_capacity_ = std::max(max_capacity_, c);
-  link_count_.assign(num_links, 0);
-  incidence_var_.resize(links.size());
-  next_.assign(links.size(), kNoIncidence);
-  prev_.assign(links.size(), kNoIncidence);
-  for (std::uint32_t v = 0; v < vars; ++v)
-    for (std::uint64_t e = var_offsets[v]; e < var_offsets[v + 1]; ++e) incidence_var_[e] = v;
+  // Every incidence that may ever be active on a link has a slot in the link's range.
+  link_offset_.assign(num_links + 1, 0);
+  for (LinkId l : links) ++link_offset_[l + 1];
+  for (std::size_t l = 0; l < num_links; ++l) link_offset_[l + 1] += link_offset_[l];
+  slot_var_.resize(links.size());
+  slot_incidence_.resize(links.size());
+  incidence_slot_.resize(links.size());
 }
 
-bool IncrementalMaxMin::saturated(LinkId l, double load) const {
+double IncrementalMaxMin::saturation_of(LinkId l) const {
   // Tolerance relative to the larger of the current and the initial capacity: a residual capacity
   // handed down by a class policy can be a rounding error away from 0.
-  return load >= capacity_[l] - kRelative * std::max(capacity_[l], initial_capacity_[l]);
+  return link_[l].capacity - kRelative * std::max(link_[l].capacity, initial_capacity_[l]);
 }
 
 void IncrementalMaxMin::set_capacity(LinkId l, double capacity) {
   capacity = std::max(0.0, capacity);
-  if (capacity == capacity_[l]) return;
+  if (capacity == link_[l].capacity) return;
   // Rates on the link can change only if it was a bottleneck or is now over-full.
-  const bool was_saturated = saturated(l, load_[l]);
-  const double old_capacity = capacity_[l];
-  capacity_[l] = capacity;
-  const bool affected = was_saturated || saturated(l, load_[l]);
+  const bool was_saturated = saturated(l);
+  const double old_capacity = link_[l].capacity;
+  link_[l].capacity = capacity;
+  link_[l].saturation = saturation_of(l);
+  const bool affected = was_saturated || saturated(l);
   if (!affected) return;
   pending_capacity_.push_back(l);
   pending_capacity_cut_.push_back(capacity < old_capacity);
   // Filling below the smaller of the two capacities' initial fair shares is the same as before.
-  if (link_count_[l] > 0) lower_floor(std::min(capacity, old_capacity) / link_weight_[l]);
+  if (link_[l].count > 0) lower_floor(std::min(capacity, old_capacity) / link_[l].weight);
 }
 
 void IncrementalMaxMin::lower_floor(double level) { floor_level_ = std::min(floor_level_, std::max(0.0, level)); }
@@ -85,12 +81,11 @@ void IncrementalMaxMin::activate(std::uint32_t var) {
   active_list_.push_back(var);
   for (std::uint64_t e = var_offsets_[var]; e < var_offsets_[var + 1]; ++e) {
     const LinkId l = links_[e];
-    next_[e] = head_[l];
-    prev_[e] = kNoIncidence;
-    if (head_[l] != kNoIncidence) prev_[head_[l]] = e;
-    head_[l] = e;
-    link_weight_[l] += weight_[var];
-    ++link_count_[l];
+    const std::uint32_t position = link_[l].count++;
+    slot_var_[link_offset_[l] + position] = var;
+    slot_incidence_[link_offset_[l] + position] = e;
+    incidence_slot_[e] = position;
+    link_[l].weight += weight_[var];
   }
   pending_new_.push_back(var);
 }
@@ -104,17 +99,20 @@ void IncrementalMaxMin::deactivate(std::uint32_t var) {
   active_list_.pop_back();
   for (std::uint64_t e = var_offsets_[var]; e < var_offsets_[var + 1]; ++e) {
     const LinkId l = links_[e];
-    if (prev_[e] != kNoIncidence)
-      next_[prev_[e]] = next_[e];
-    else
-      head_[l] = next_[e];
-    if (next_[e] != kNoIncidence) prev_[next_[e]] = prev_[e];
-    link_weight_[l] = --link_count_[l] == 0 ? 0.0 : link_weight_[l] - weight_[var];
+    // The link's last active incidence takes this one's slot.
+    const std::uint32_t position = incidence_slot_[e], tail = --link_[l].count;
+    if (position != tail) {
+      const std::uint64_t moved = slot_incidence_[link_offset_[l] + tail];
+      slot_var_[link_offset_[l] + position] = slot_var_[link_offset_[l] + tail];
+      slot_incidence_[link_offset_[l] + position] = moved;
+      incidence_slot_[moved] = position;
+    }
+    link_[l].weight = tail == 0 ? 0.0 : link_[l].weight - weight_[var];
     pending_links_.push_back(l);
-    pending_saturated_.push_back(rate_[var] > 0 && saturated(l, load_[l]));
+    pending_saturated_.push_back(rate_[var] > 0 && saturated(l));
     if (track_loads_ && rate_[var] != 0) load_changes_.push_back(l);
-    load_[l] -= rate_[var];
-    if (load_[l] < 0) load_[l] = 0;
+    link_[l].load -= rate_[var];
+    if (link_[l].load < 0) link_[l].load = 0;
   }
   if (rate_[var] > 0) lower_floor(rate_[var] / weight_[var]);
   rate_[var] = 0;
@@ -127,23 +125,21 @@ void IncrementalMaxMin::add_to_set(std::uint32_t var) {
 }
 
 void IncrementalMaxMin::add_link_bottlenecked(LinkId l) {
-  if (link_walked_[l] == stamp_) return;  // walked already in this update: a second walk adds nothing
-  link_walked_[l] = stamp_;
+  if (link_[l].walked == stamp_) return;  // walked already in this update: a second walk adds nothing
+  link_[l].walked = stamp_;
+  const std::span<const std::uint32_t> vars = active_on(l);
   double top = 0;
-  for (std::uint64_t e = head_[l]; e != kNoIncidence; e = next_[e])
-    top = std::max(top, rate_[incidence_var_[e]] / weight_[incidence_var_[e]]);
-  for (std::uint64_t e = head_[l]; e != kNoIncidence; e = next_[e]) {
-    const std::uint32_t v = incidence_var_[e];
+  for (std::uint32_t v : vars) top = std::max(top, rate_[v] / weight_[v]);
+  for (std::uint32_t v : vars)
     if (at_least(v, top) && at_least(v, floor_level_)) add_to_set(v);
-  }
 }
 
 void IncrementalMaxMin::add_link_above(LinkId l, double level) {
   if (link_above_stamp_[l] == stamp_ && link_above_level_[l] <= level) return;
   link_above_stamp_[l] = stamp_;
   link_above_level_[l] = level;
-  for (std::uint64_t e = head_[l]; e != kNoIncidence; e = next_[e])
-    if (at_least(incidence_var_[e], level)) add_to_set(incidence_var_[e]);
+  for (std::uint32_t v : active_on(l))
+    if (at_least(v, level)) add_to_set(v);
 }
 
 void IncrementalMaxMin::update() {
@@ -151,13 +147,14 @@ void IncrementalMaxMin::update() {
   ++stamp_;
   set_.clear();
   changed_.clear();
+  begin_numbering();
   ++update_mark_;
   // A newcomer gets at least the smallest initial fair share C / W of its links (fair shares only grow
   // during progressive filling), so filling below that level is unchanged by its arrival.
   for (std::uint32_t v : pending_new_)
     if (active_[v])
       for (std::uint64_t e = var_offsets_[v]; e < var_offsets_[v + 1]; ++e)
-        lower_floor(capacity_[links_[e]] / link_weight_[links_[e]]);
+        lower_floor(link_[links_[e]].capacity / link_[links_[e]].weight);
   for (std::uint32_t v : pending_new_)
     if (active_[v]) {
       add_to_set(v);
@@ -180,11 +177,17 @@ void IncrementalMaxMin::update() {
   // Close S over the links that are saturated now: a change reaches the variables behind a saturated
   // link, so taking them in at once saves the solve-and-expand rounds that would find them one ring at a
   // time. When S covers most active variables, solving all of them is cheaper than tracking S.
+  // (The same pass numbers S's links for solve_set: each path is read once.)
   for (std::size_t i = 0; i < set_.size(); ++i) {
     const std::uint32_t v = set_[i];
-    for (std::uint64_t e = var_offsets_[v]; e < var_offsets_[v + 1]; ++e)
-      if (saturated(links_[e], load_[links_[e]])) add_link_bottlenecked(links_[e]);
+    for (std::uint64_t e = var_offsets_[v]; e < var_offsets_[v + 1]; ++e) {
+      const LinkId l = links_[e];
+      set_local_link_.push_back(local_of(l));
+      if (link_[l].walked != stamp_ && saturated(l)) add_link_bottlenecked(l);
+    }
+    set_incidence_offsets_.push_back(static_cast<std::uint32_t>(set_local_link_.size()));
   }
+  numbered_ = set_.size();
   if (2 * set_.size() > active_list_.size())
     for (std::uint32_t v : active_list_)
       if (at_least(v, floor_level_)) add_to_set(v);
@@ -193,20 +196,23 @@ void IncrementalMaxMin::update() {
     solve_set();
     // Links that froze variables of S, and saturated links where a rate changed, bring variables in.
     const std::size_t before = set_.size();
+    // Whether each variable of S changes (a newcomer always does), then per link whether any of its do.
+    var_changed_.resize(before);
+    for (std::size_t k = 0; k < before; ++k) {
+      const std::uint32_t v = set_[k];
+      const double d = new_rate_[v] - rate_[v];
+      var_changed_[k] = new_mark_[v] == update_mark_ || std::abs(d) > kRateChange * std::max(1.0, std::abs(rate_[v]));
+    }
     for (std::size_t li = 0; li < local_links_.size(); ++li) {
       const LinkId l = local_links_[li];
       bool changed = false;
-      for (std::uint32_t k = local_var_offsets_[li]; k < local_var_offsets_[li + 1]; ++k) {
-        const std::uint32_t v = set_[local_vars_[k]];
-        const double d = new_rate_[v] - rate_[v];
-        changed =
-            changed || new_mark_[v] == update_mark_ || std::abs(d) > kRateChange * std::max(1.0, std::abs(rate_[v]));
-      }
+      for (std::uint32_t k = local_var_offsets_[li]; k < local_var_offsets_[li + 1] && !changed; ++k)
+        changed = var_changed_[local_vars_[k]] != 0;
       // A link that froze variables of S is their bottleneck: no variable outside S may be above them there.
       if (bottleneck_[li]) add_link_above(l, freeze_level_[li]);
       // A saturated link whose load changed is no longer a valid bottleneck for the variables outside S
       // that had it as one (those at its top level); the others keep theirs.
-      if (changed && saturated(l, load_[l])) add_link_bottlenecked(l);
+      if (changed && saturated(l)) add_link_bottlenecked(l);
     }
     if (set_.size() == before) break;
   }
@@ -221,6 +227,7 @@ void IncrementalMaxMin::solve_all() {
   ++stamp_;
   set_.clear();
   changed_.clear();
+  begin_numbering();
   end_batch();
   for (std::uint32_t v : active_list_) add_to_set(v);
   ++stats_.updates;
@@ -231,7 +238,10 @@ void IncrementalMaxMin::solve_all() {
 }
 
 void IncrementalMaxMin::commit(double tolerance) {
-  for (std::uint32_t v : set_) {
+  // Load changes are summed per local link first: one visit to each link instead of one per path.
+  load_delta_.assign(local_links_.size(), 0.0);
+  for (std::size_t k = 0; k < set_.size(); ++k) {
+    const std::uint32_t v = set_[k];
     const double d = new_rate_[v] - rate_[v];
     // (A variable leaving rate 0 always counts: its flow gets a completion time. Equal rates never do,
     // also when both are infinite, a variable without links.)
@@ -240,11 +250,41 @@ void IncrementalMaxMin::commit(double tolerance) {
       continue;
     changed_.push_back(v);
     if (std::isfinite(new_rate_[v]))
-      for (std::uint64_t e = var_offsets_[v]; e < var_offsets_[v + 1]; ++e) {
-        load_[links_[e]] += d;
-        if (track_loads_) load_changes_.push_back(links_[e]);
-      }
+      for (std::uint32_t j = set_incidence_offsets_[k]; j < set_incidence_offsets_[k + 1]; ++j)
+        load_delta_[set_local_link_[j]] += d;
     rate_[v] = new_rate_[v];
+  }
+  for (std::size_t li = 0; li < local_links_.size(); ++li)
+    if (load_delta_[li] != 0) {
+      link_[local_links_[li]].load += load_delta_[li];
+      if (track_loads_) load_changes_.push_back(local_links_[li]);
+    }
+}
+
+void IncrementalMaxMin::begin_numbering() {
+  ++solve_stamp_;
+  local_links_.clear();
+  set_local_link_.clear();
+  set_incidence_offsets_.assign(1, 0);
+  numbered_ = 0;
+}
+
+std::uint32_t IncrementalMaxMin::local_of(LinkId l) {
+  LinkState& s = link_[l];
+  if (s.solve_stamp != solve_stamp_) {
+    s.solve_stamp = solve_stamp_;
+    s.local = static_cast<std::uint32_t>(local_links_.size());
+    local_links_.push_back(l);
+  }
+  return s.local;
+}
+
+void IncrementalMaxMin::number_set() {
+  for (; numbered_ < set_.size(); ++numbered_) {
+    const std::uint32_t v = set_[numbered_];
+    for (std::uint64_t e = var_offsets_[v]; e < var_offsets_[v + 1]; ++e)
+      set_local_link_.push_back(local_of(links_[e]));
+    set_incidence_offsets_.push_back(static_cast<std::uint32_t>(set_local_link_.size()));
   }
 }
 
@@ -262,24 +302,14 @@ void IncrementalMaxMin::end_batch() {
 // the unfrozen variables; shares only grow as variables freeze, so stale keys are refreshed when popped.
 void IncrementalMaxMin::solve_set() {
   ++stats_.rounds;
-  const std::uint32_t local_stamp = ++solve_stamp_;  // a fresh stamp for the local link numbering
-  local_links_.clear();
-  for (std::uint32_t v : set_)
-    for (std::uint64_t e = var_offsets_[v]; e < var_offsets_[v + 1]; ++e) {
-      const LinkId l = links_[e];
-      if (link_stamp_[l] != local_stamp) {
-        link_stamp_[l] = local_stamp;
-        link_local_[l] = static_cast<std::uint32_t>(local_links_.size());
-        local_links_.push_back(l);
-      }
-    }
+  number_set();  // S only grows within an update: the variables added since the last round
   const std::size_t n = local_links_.size();
   if (set_.size() == 1 && n > 0) {  // the common case at light load: one variable, its tightest link
     const std::uint32_t v = set_[0];
     double tightest = std::numeric_limits<double>::infinity();
     residual_.resize(n);
     for (std::size_t li = 0; li < n; ++li) {
-      residual_[li] = std::max(0.0, capacity_[local_links_[li]] - load_[local_links_[li]] + rate_[v]);
+      residual_[li] = std::max(0.0, link_[local_links_[li]].capacity - link_[local_links_[li]].load + rate_[v]);
       tightest = std::min(tightest, residual_[li]);
     }
     new_rate_[v] = tightest;
@@ -298,22 +328,24 @@ void IncrementalMaxMin::solve_set() {
   residual_.assign(n, 0.0);
   weight_sum_.assign(n, 0.0);
   local_var_offsets_.assign(n + 1, 0);
-  for (std::size_t li = 0; li < n; ++li) residual_[li] = capacity_[local_links_[li]] - load_[local_links_[li]];
-  for (std::uint32_t v : set_)
-    for (std::uint64_t e = var_offsets_[v]; e < var_offsets_[v + 1]; ++e) {
-      const std::uint32_t li = link_local_[links_[e]];
-      residual_[li] += rate_[v];  // the set's own current rates are not fixed
-      weight_sum_[li] += weight_[v];
+  for (std::size_t li = 0; li < n; ++li)
+    residual_[li] = link_[local_links_[li]].capacity - link_[local_links_[li]].load;
+  for (std::size_t k = 0; k < set_.size(); ++k) {
+    const std::uint32_t v = set_[k];
+    const double rate = rate_[v], weight = weight_[v];
+    for (std::uint32_t j = set_incidence_offsets_[k]; j < set_incidence_offsets_[k + 1]; ++j) {
+      const std::uint32_t li = set_local_link_[j];
+      residual_[li] += rate;  // the set's own current rates are not fixed
+      weight_sum_[li] += weight;
       ++local_var_offsets_[li + 1];
     }
+  }
   for (std::size_t li = 0; li < n; ++li) local_var_offsets_[li + 1] += local_var_offsets_[li];
   local_vars_.resize(local_var_offsets_[n]);
   cursor_.assign(local_var_offsets_.begin(), local_var_offsets_.end() - 1);
-  for (std::uint32_t k = 0; k < set_.size(); ++k) {
-    const std::uint32_t v = set_[k];
-    for (std::uint64_t e = var_offsets_[v]; e < var_offsets_[v + 1]; ++e)
-      local_vars_[cursor_[link_local_[links_[e]]]++] = k;
-  }
+  for (std::uint32_t k = 0; k < set_.size(); ++k)
+    for (std::uint32_t j = set_incidence_offsets_[k]; j < set_incidence_offsets_[k + 1]; ++j)
+      local_vars_[cursor_[set_local_link_[j]]++] = k;
   frozen_.assign(set_.size(), 0);
   bottleneck_.assign(n, 0);
   freeze_level_.resize(n);
@@ -347,8 +379,8 @@ void IncrementalMaxMin::solve_set() {
       const std::uint32_t v = set_[idx];
       const double r = weight_[v] * now;
       new_rate_[v] = r;
-      for (std::uint64_t e = var_offsets_[v]; e < var_offsets_[v + 1]; ++e) {
-        const std::uint32_t lj = link_local_[links_[e]];
+      for (std::uint32_t j = set_incidence_offsets_[idx]; j < set_incidence_offsets_[idx + 1]; ++j) {
+        const std::uint32_t lj = set_local_link_[j];
         residual_[lj] -= r;
         weight_sum_[lj] -= weight_[v];
         --unfrozen[lj];

@@ -28,7 +28,7 @@
 // gives (tests compare them on random event sequences, with ties and capacity changes). When few links
 // are saturated S stays small; in a contended network it follows the changed part of the bottleneck
 // order rather than every variable behind a saturated link.
-// Storage: a flat list of (variable, link) incidences with per-link intrusive lists of the active
+// Storage: a flat list of (variable, link) incidences with, per link, a contiguous block of the active
 // ones, so activation and removal are O(path length) and nothing is allocated per event.
 #include <cstdint>
 #include <limits>
@@ -70,13 +70,14 @@ class IncrementalMaxMin {
   void solve_all();
 
   double rate(std::uint32_t var) const { return rate_[var]; }
-  double load(LinkId l) const { return load_[l]; }
+  double load(LinkId l) const { return link_[l].load; }
   bool active(std::uint32_t var) const { return active_[var] != 0; }
   const std::vector<std::uint32_t>& changed() const { return changed_; }
   const IncrementalStats& stats() const { return stats_; }
 
  private:
-  bool saturated(LinkId l, double load) const;
+  bool saturated(LinkId l) const { return link_[l].load >= link_[l].saturation; }
+  double saturation_of(LinkId l) const;  // the load at which the link counts as saturated
   void add_to_set(std::uint32_t var);
   // Adds the link's active variables that may have it as their bottleneck (those at its top level),
   // unless they are below the floor.
@@ -84,22 +85,48 @@ class IncrementalMaxMin {
   void add_link_above(LinkId l, double level);  // its active variables at or above the level
   void lower_floor(double level);
   bool at_least(std::uint32_t var, double level) const;  // level of var >= level, with a margin
-  void solve_set();  // progressive filling of set_ on residual capacities, into new_rate_
+  // S's links are numbered 0.. (local_links_) as S grows during an update, and each variable of S
+  // has its incidences as local link numbers (set_local_link_ from set_incidence_offsets_[k]): the
+  // passes over S read that compact block instead of the paths and the per-link state again.
+  void begin_numbering();
+  std::uint32_t local_of(LinkId l);  // the link's local number, given one if it has none yet
+  void number_set();                 // numbers the variables of S not numbered yet
+  void solve_set();                  // progressive filling of set_ on residual capacities, into new_rate_
   // Applies the new rates of S that changed by more than tolerance (relative), listing them in changed_.
   void commit(double tolerance);
   void end_batch();  // forgets the batch's events and its floor
 
-  std::vector<double> capacity_, initial_capacity_;
+  // The per-link fields that an update reads together, side by side: one cache miss per link visited.
+  struct LinkState {
+    double load = 0;  // sum of the rates of the active variables crossing it
+    double capacity = 0;
+    double saturation = 0;          // saturated at a load at or above this (capacity less a tolerance)
+    double weight = 0;              // sum of the weights of the active variables crossing it
+    std::uint32_t walked = 0;       // == stamp_: add_link_bottlenecked ran on it
+    std::uint32_t solve_stamp = 0;  // == solve_stamp_: `local` is its index in solve_set's problem
+    std::uint32_t local = 0;
+    std::uint32_t count = 0;  // how many active variables cross it
+  };
+  std::vector<LinkState> link_;
+  std::vector<double> initial_capacity_;
   std::span<const std::uint64_t> var_offsets_;
   std::span<const LinkId> links_;
   std::span<const double> weight_;
 
-  std::vector<double> rate_, new_rate_, load_;
+  std::vector<double> rate_, new_rate_;
   std::vector<std::uint8_t> active_;
   std::vector<std::uint32_t> active_list_, list_position_;  // the active variables, in no order
-  // Incidence e = var_offsets_[v] + i is (v, links_[e]); active ones are chained per link.
-  std::vector<std::uint32_t> incidence_var_;
-  std::vector<std::uint64_t> next_, prev_, head_;  // intrusive lists; kNoIncidence ends them
+  // Incidence e = var_offsets_[v] + i is (v, links_[e]). Link l's active incidences fill the first
+  // link_[l].count slots of its range from link_offset_[l] (CSR, sized for every incidence that may
+  // cross it): a walk over a link reads one contiguous block, and activation appends while removal
+  // moves the last one into the gap.
+  std::span<const std::uint32_t> active_on(LinkId l) const {
+    return {slot_var_.data() + link_offset_[l], link_[l].count};
+  }
+  std::vector<std::uint64_t> link_offset_;
+  std::vector<std::uint32_t> slot_var_;        // per slot: the variable
+  std::vector<std::uint64_t> slot_incidence_;  // per slot: the incidence
+  std::vector<std::uint32_t> incidence_slot_;  // per incidence: its slot, relative to the link's range
 
   // Work of one update.
   std::vector<std::uint32_t> pending_new_;          // activated since the last update
@@ -110,24 +137,23 @@ class IncrementalMaxMin {
   // The floor of the batch: no variable whose level (rate / weight) is below it can change (see above).
   double floor_level_ = std::numeric_limits<double>::infinity();
   double max_capacity_ = 0;
-  std::vector<double> link_weight_;        // sum of the weights of the active variables on the link
-  std::vector<std::uint32_t> link_count_;  // how many active variables cross the link
   bool track_loads_ = false;
   std::vector<LinkId> load_changes_;
   std::vector<std::uint32_t> set_, changed_;
   std::vector<std::uint32_t> in_set_;    // == stamp_: in S
   std::vector<std::uint32_t> new_mark_;  // == update_mark_: activated since the previous update
   std::uint32_t update_mark_ = 0;
-  std::vector<std::uint32_t> link_walked_;              // == stamp_: add_link_bottlenecked ran on it
-  std::vector<std::uint32_t> link_above_stamp_;         // == stamp_: add_link_above ran on it, down to
-  std::vector<double> link_above_level_;                // this level
-  std::vector<std::uint32_t> link_stamp_, link_local_;  // == solve_stamp_: link_local_ is its local index
-  std::uint32_t stamp_ = 0, solve_stamp_ = 0;           // one per update, one per solve_set
+  std::vector<std::uint32_t> link_above_stamp_;  // == stamp_: add_link_above ran on it, down to
+  std::vector<double> link_above_level_;         // this level
+  std::uint32_t stamp_ = 0, solve_stamp_ = 0;    // one per update, one per numbering of S
   // Local problem of solve_set().
   std::vector<LinkId> local_links_;
   std::vector<double> residual_, weight_sum_;
   std::vector<std::uint32_t> local_var_offsets_, local_vars_, cursor_, unfrozen_;
-  std::vector<std::uint8_t> frozen_, bottleneck_;
+  std::vector<std::uint32_t> set_incidence_offsets_, set_local_link_;  // per variable of S: its local links
+  std::size_t numbered_ = 0;                                           // variables of S numbered so far
+  std::vector<double> load_delta_;                                     // per local link, in commit()
+  std::vector<std::uint8_t> frozen_, bottleneck_, var_changed_;
   std::vector<double> freeze_level_;  // per local link that froze variables: the level it froze them at
   RadixHeap<std::uint32_t> heap_{true};
 

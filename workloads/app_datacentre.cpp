@@ -1,5 +1,6 @@
 // Datacentre pseudo-applications (seed 003 §3.3.3): MapReduce, unstructured graph analytics and
 // dcntraffic.
+#include <algorithm>
 #include <cmath>
 
 #include "workloads/application.hpp"
@@ -21,13 +22,23 @@ class MapReduce : public AppKernel {
     const auto r = static_cast<std::uint32_t>(p_.get_int("reducers"));
     const std::uint32_t reducers = r == 0 || r > workers ? workers : r;
     const double input = p_.get_real("input"), shuffle = p_.get_real("shuffle"), output = p_.get_real("output");
-    // Reducers spread evenly over the workers.
     std::vector<std::uint32_t> reducer(reducers);
     std::vector<std::uint8_t> is_reducer(n, 0);
-    for (std::uint32_t k = 0; k < reducers; ++k) {
-      reducer[k] = 1 + static_cast<std::uint32_t>(std::uint64_t{k} * workers / reducers);
-      is_reducer[reducer[k]] = 1;
+    if (p_.get_string("reducers_at") == "random") {
+      // Distinct workers drawn from the application's seed (a partial Fisher-Yates shuffle), listed in
+      // task order.
+      std::vector<std::uint32_t> pool(workers);
+      for (std::uint32_t w = 0; w < workers; ++w) pool[w] = w + 1;
+      Rng rng(ctx.seed);
+      for (std::uint32_t k = 0; k < reducers; ++k)
+        std::swap(pool[k], pool[k + static_cast<std::uint32_t>(rng.below(workers - k))]);
+      std::copy(pool.begin(), pool.begin() + reducers, reducer.begin());
+      std::sort(reducer.begin(), reducer.end());
+    } else {
+      for (std::uint32_t k = 0; k < reducers; ++k)
+        reducer[k] = 1 + static_cast<std::uint32_t>(std::uint64_t{k} * workers / reducers);
     }
+    for (std::uint32_t k : reducer) is_reducer[k] = 1;
     for (std::uint32_t w = 1; w < n; ++w) b.isend(0, w, input, 0);
     b.wait(0);
     for (std::uint32_t w = 1; w < n; ++w) {
@@ -139,23 +150,28 @@ class DcnTraffic : public AppKernel {
 }  // namespace
 
 void register_datacentre_apps(AppRegistry& registry) {
-  registry.add(
-      {"mapreduce",
-       "MapReduce: the master scatters input, workers map, shuffle to the reducers, reduce, and "
-       "gather results to the master",
-       app_params({real_param("input", "1e6", "bytes the master sends to each worker", 0),
-                   real_param("shuffle", "1e5", "bytes each worker sends to each reducer", 0),
-                   real_param("output", "1e5", "bytes each reducer returns to the master", 0),
-                   int_param("reducers", "0", "reducers among the workers, spread evenly (0 = all)", 0, 4294967295.0),
-                   real_param("map", "0", "map computation per worker (seconds)", 0),
-                   real_param("reduce", "0", "reduce computation per reducer (seconds)", 0)}),
-       [](const ParamSet& p) -> std::unique_ptr<AppKernel> { return std::make_unique<MapReduce>(p); },
-       "Task 0 is the master and sends `input` bytes to every worker (non-blocking, then waits). A "
-       "worker receives its input, computes for `map` seconds, posts receives from every other "
-       "worker if it is a reducer, sends `shuffle` bytes to every reducer but itself, waits, and a "
-       "reducer then computes for `reduce` seconds and sends `output` bytes to the master, which "
-       "waits for all of them. With R reducers and W workers the shuffle has W·R − R messages (an "
-       "all-to-all among the workers when R = W)."});
+  registry.add({"mapreduce",
+                "MapReduce: the master scatters input, workers map, shuffle to the reducers, reduce, and "
+                "gather results to the master",
+                app_params({real_param("input", "1e6", "bytes the master sends to each worker", 0),
+                            real_param("shuffle", "1e5", "bytes each worker sends to each reducer", 0),
+                            real_param("output", "1e5", "bytes each reducer returns to the master", 0),
+                            int_param("reducers", "0", "reducers among the workers (0 = all)", 0, 4294967295.0),
+                            choice_param("reducers_at", "even", {"even", "random"},
+                                         "which workers reduce: evenly spaced in task order, or drawn at random"),
+                            real_param("map", "0", "map computation per worker (seconds)", 0),
+                            real_param("reduce", "0", "reduce computation per reducer (seconds)", 0)}),
+                [](const ParamSet& p) -> std::unique_ptr<AppKernel> { return std::make_unique<MapReduce>(p); },
+                "Task 0 is the master and sends `input` bytes to every worker (non-blocking, then waits). A "
+                "worker receives its input, computes for `map` seconds, posts receives from every other "
+                "worker if it is a reducer, sends `shuffle` bytes to every reducer but itself, waits, and a "
+                "reducer then computes for `reduce` seconds and sends `output` bytes to the master, which "
+                "waits for all of them. With R reducers and W workers the shuffle has W·R − R messages (an "
+                "all-to-all among the workers when R = W). Reducers are the workers 1 + ⌊k·W/R⌋ "
+                "(`reducers_at=even`) or R distinct workers drawn from the application's seed "
+                "(`reducers_at=random`). Evenly spaced reducers can line up with a power-of-two torus: on a "
+                "64x32x32 torus 31 of 32 land on one ring of the last dimension, so nearly every shuffle message "
+                "ends on that ring."});
   registry.add(
       {"graph",
        "unstructured graph analytics: supersteps of messages to random tasks, each superstep "
