@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string>
+
+#include "engine/error.hpp"
 
 namespace interflow {
 
@@ -37,8 +40,11 @@ IncrementalMaxMin::IncrementalMaxMin(std::span<const double> capacity, std::span
   link_offset_.assign(num_links + 1, 0);
   for (LinkId l : links) ++link_offset_[l + 1];
   for (std::size_t l = 0; l < num_links; ++l) link_offset_[l + 1] += link_offset_[l];
-  slot_var_.resize(links.size());
-  slot_incidence_.resize(links.size());
+  // Slots name incidences in 32 bits: 4·10⁹ path links would take 16 GB of paths alone.
+  if (links.size() >= kRemoved)
+    throw InputError("the paths have " + std::to_string(links.size()) +
+                     " links in all; the dynamic engine handles fewer than 2^32 (lower --max-path-memory)");
+  slot_.resize(links.size());
   incidence_slot_.resize(links.size());
 }
 
@@ -81,11 +87,13 @@ void IncrementalMaxMin::activate(std::uint32_t var) {
   active_list_.push_back(var);
   for (std::uint64_t e = var_offsets_[var]; e < var_offsets_[var + 1]; ++e) {
     const LinkId l = links_[e];
-    const std::uint32_t position = link_[l].count++;
-    slot_var_[link_offset_[l] + position] = var;
-    slot_incidence_[link_offset_[l] + position] = e;
+    LinkState& s = link_[l];
+    if (link_offset_[l] + s.end == link_offset_[l + 1]) compact(l);  // full of removed entries
+    const std::uint32_t position = s.end++;
+    ++s.count;
+    slot_[link_offset_[l] + position] = {var, static_cast<std::uint32_t>(e)};
     incidence_slot_[e] = position;
-    link_[l].weight += weight_[var];
+    s.weight += weight_[var];
   }
   pending_new_.push_back(var);
 }
@@ -99,15 +107,15 @@ void IncrementalMaxMin::deactivate(std::uint32_t var) {
   active_list_.pop_back();
   for (std::uint64_t e = var_offsets_[var]; e < var_offsets_[var + 1]; ++e) {
     const LinkId l = links_[e];
-    // The link's last active incidence takes this one's slot.
-    const std::uint32_t position = incidence_slot_[e], tail = --link_[l].count;
-    if (position != tail) {
-      const std::uint64_t moved = slot_incidence_[link_offset_[l] + tail];
-      slot_var_[link_offset_[l] + position] = slot_var_[link_offset_[l] + tail];
-      slot_incidence_[link_offset_[l] + position] = moved;
-      incidence_slot_[moved] = position;
-    }
-    link_[l].weight = tail == 0 ? 0.0 : link_[l].weight - weight_[var];
+    LinkState& s = link_[l];
+    // The slot is only marked; a link's block is compacted when over half of it is marked.
+    slot_[link_offset_[l] + incidence_slot_[e]].var = kRemoved;
+    const std::uint32_t live = --s.count;
+    s.weight = live == 0 ? 0.0 : s.weight - weight_[var];
+    if (live == 0)
+      s.end = 0;
+    else if (s.end - live > kCompactRatio * live + kCompactAtLeast)
+      compact(l);
     pending_links_.push_back(l);
     pending_saturated_.push_back(rate_[var] > 0 && saturated(l));
     if (track_loads_ && rate_[var] != 0) load_changes_.push_back(l);
@@ -116,6 +124,22 @@ void IncrementalMaxMin::deactivate(std::uint32_t var) {
   }
   if (rate_[var] > 0) lower_floor(rate_[var] / weight_[var]);
   rate_[var] = 0;
+}
+
+void IncrementalMaxMin::compact(LinkId l) {
+  LinkState& s = link_[l];
+  const std::uint64_t first = link_offset_[l];
+  std::uint32_t kept = 0;
+  for (std::uint32_t k = 0; k < s.end; ++k) {
+    const Slot slot = slot_[first + k];
+    if (slot.var == kRemoved) continue;
+    if (kept != k) {
+      slot_[first + kept] = slot;
+      incidence_slot_[slot.incidence] = kept;
+    }
+    ++kept;
+  }
+  s.end = kept;
 }
 
 void IncrementalMaxMin::add_to_set(std::uint32_t var) {
@@ -127,19 +151,20 @@ void IncrementalMaxMin::add_to_set(std::uint32_t var) {
 void IncrementalMaxMin::add_link_bottlenecked(LinkId l) {
   if (link_[l].walked == stamp_) return;  // walked already in this update: a second walk adds nothing
   link_[l].walked = stamp_;
-  const std::span<const std::uint32_t> vars = active_on(l);
+  const std::span<const Slot> slots = slots_of(l);
   double top = 0;
-  for (std::uint32_t v : vars) top = std::max(top, rate_[v] / weight_[v]);
-  for (std::uint32_t v : vars)
-    if (at_least(v, top) && at_least(v, floor_level_)) add_to_set(v);
+  for (const Slot& slot : slots)
+    if (slot.var != kRemoved) top = std::max(top, rate_[slot.var] / weight_[slot.var]);
+  for (const Slot& slot : slots)
+    if (slot.var != kRemoved && at_least(slot.var, top) && at_least(slot.var, floor_level_)) add_to_set(slot.var);
 }
 
 void IncrementalMaxMin::add_link_above(LinkId l, double level) {
   if (link_above_stamp_[l] == stamp_ && link_above_level_[l] <= level) return;
   link_above_stamp_[l] = stamp_;
   link_above_level_[l] = level;
-  for (std::uint32_t v : active_on(l))
-    if (at_least(v, level)) add_to_set(v);
+  for (const Slot& slot : slots_of(l))
+    if (slot.var != kRemoved && at_least(slot.var, level)) add_to_set(slot.var);
 }
 
 void IncrementalMaxMin::update() {

@@ -106,6 +106,7 @@ class IncrementalMaxMin {
     std::uint32_t solve_stamp = 0;  // == solve_stamp_: `local` is its index in solve_set's problem
     std::uint32_t local = 0;
     std::uint32_t count = 0;  // how many active variables cross it
+    std::uint32_t end = 0;    // slots in use, marked ones included
   };
   std::vector<LinkState> link_;
   std::vector<double> initial_capacity_;
@@ -116,16 +117,23 @@ class IncrementalMaxMin {
   std::vector<double> rate_, new_rate_;
   std::vector<std::uint8_t> active_;
   std::vector<std::uint32_t> active_list_, list_position_;  // the active variables, in no order
-  // Incidence e = var_offsets_[v] + i is (v, links_[e]). Link l's active incidences fill the first
-  // link_[l].count slots of its range from link_offset_[l] (CSR, sized for every incidence that may
-  // cross it): a walk over a link reads one contiguous block, and activation appends while removal
-  // moves the last one into the gap.
-  std::span<const std::uint32_t> active_on(LinkId l) const {
-    return {slot_var_.data() + link_offset_[l], link_[l].count};
-  }
+  // Incidence e = var_offsets_[v] + i is (v, links_[e]). Link l's active incidences lie among the
+  // first link_[l].end slots of its range from link_offset_[l] (CSR, sized for every incidence that
+  // may cross it), so a walk over a link reads one contiguous block. Activation appends; removal only
+  // marks the slot (kRemoved), and the block is compacted once most of it is marked, so that both stay
+  // a few memory accesses per link.
+  static constexpr std::uint32_t kRemoved = ~0u;
+  // A block is compacted when its marked slots outnumber kCompactRatio × its live ones + kCompactAtLeast:
+  // walks read at most that many more slots, and each live slot moves for every few removals at most.
+  static constexpr std::uint32_t kCompactRatio = 3, kCompactAtLeast = 32;
+  struct Slot {
+    std::uint32_t var;        // kRemoved once the incidence is removed
+    std::uint32_t incidence;  // e
+  };
+  std::span<const Slot> slots_of(LinkId l) const { return {slot_.data() + link_offset_[l], link_[l].end}; }
+  void compact(LinkId l);  // moves the block's live slots to its front, in order
   std::vector<std::uint64_t> link_offset_;
-  std::vector<std::uint32_t> slot_var_;        // per slot: the variable
-  std::vector<std::uint64_t> slot_incidence_;  // per slot: the incidence
+  std::vector<Slot> slot_;
   std::vector<std::uint32_t> incidence_slot_;  // per incidence: its slot, relative to the link's range
 
   // Work of one update.

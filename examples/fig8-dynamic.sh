@@ -5,8 +5,11 @@
 # n-body, unstructured (graph), MapReduce and dcntraffic pseudo-applications one at a time on
 # consecutive endpoints. Prints each run time normalised to the fastest network for that workload
 # (as the figure does: "how many times slower execution could be if an inadequate network is
-# chosen"). Writes OUT_DIR/<network>__<workload>/ per run and OUT_DIR/fig8.csv.
-# Usage: examples/fig8-dynamic.sh [INTERFLOW_BINARY] [OUT_DIR] [SEED]   (env SCALE=4k|16k|small)
+# chosen"). MapReduce's 16 reducers are drawn at random (REDUCERS_AT=even spaces them evenly, which on
+# the 16x16x16 torus puts them all on one ring). Writes OUT_DIR/<network>__<workload>/ per run and
+# OUT_DIR/fig8.csv.
+# Usage: examples/fig8-dynamic.sh [INTERFLOW_BINARY] [OUT_DIR] [SEED]
+#   env SCALE=4k|16k|small, WORKLOADS="stencil n-body unstructured mapreduce dcntraffic" (a subset to run)
 set -euo pipefail
 bin=${1:-build/release/bin/interflow}
 out=${2:-results/fig8}
@@ -36,14 +39,16 @@ esac
 workloads=("stencil|stencil3d:tasks=$tasks,bytes=1e6,iters=5"
            "n-body|nbody:tasks=$nbody,bytes=1e5"
            "unstructured|graph:tasks=$tasks,degree=4,bytes=1e6,iters=3"
-           "mapreduce|mapreduce:tasks=$tasks,input=1e6,shuffle=1e5,output=1e5,reducers=16"
+           "mapreduce|mapreduce:tasks=$tasks,input=1e6,shuffle=1e5,output=1e5,reducers=16,reducers_at=${REDUCERS_AT:-random}"
            "dcntraffic|dcntraffic:tasks=$tasks,flows=5")
+selected=" ${WORKLOADS:-stencil n-body unstructured mapreduce dcntraffic} "
 
 echo "network,workload,endpoints,runtime_s,messages,wall_s" > "$out/fig8.csv"
 for entry in "${networks[@]}"; do
   IFS='|' read -r label spec routing <<< "$entry"
   for w in "${workloads[@]}"; do
     IFS='|' read -r wlabel app <<< "$w"
+    [[ "$selected" == *" $wlabel "* ]] || continue
     dir="$out/$(echo "$label" | tr ' :' '__')__$wlabel"
     args=(dynamic --topology "$spec" --app "$app" --seed "$seed" --endpoint-gbps 10 --switch-gbps 10
           --out "$dir" --quiet --no-progress)

@@ -57,6 +57,33 @@ void toggle_some(Rng& rng, Solver& solver, std::vector<std::uint8_t>& on) {
   }
 }
 
+// The solver's rates equal a solve from scratch of the active variables; inactive ones have rate 0.
+void check_against_scratch(const IncrementalMaxMin& solver, const RandomProblem& p,
+                           const std::vector<std::uint8_t>& on) {
+  std::vector<std::uint64_t> o{0};
+  std::vector<LinkId> l;
+  std::vector<double> w;
+  std::vector<std::uint32_t> ids;
+  for (std::uint32_t v = 0; v < on.size(); ++v)
+    if (on[v]) {
+      for (std::uint64_t e = p.offsets[v]; e < p.offsets[v + 1]; ++e) l.push_back(p.links[e]);
+      o.push_back(l.size());
+      w.push_back(p.weight[v]);
+      ids.push_back(v);
+    }
+  MaxMinInput input;
+  input.capacity_exact = p.capacity;
+  input.var_offsets = o;
+  input.links = l;
+  input.weight = w;
+  MaxMinSolver full;
+  full.run(input);
+  for (std::size_t i = 0; i < ids.size(); ++i)
+    REQUIRE(solver.rate(ids[i]) == doctest::Approx(full.rates()[i]).epsilon(1e-9));
+  for (std::uint32_t v = 0; v < on.size(); ++v)
+    if (!on[v]) REQUIRE(solver.rate(v) == 0);
+}
+
 }  // namespace
 
 TEST_CASE(
@@ -76,28 +103,7 @@ TEST_CASE(
       }
       toggle_some(rng, solver, on);
       solver.update();
-      std::vector<std::uint64_t> o{0};
-      std::vector<LinkId> l;
-      std::vector<double> w;
-      std::vector<std::uint32_t> ids;
-      for (std::uint32_t v = 0; v < on.size(); ++v)
-        if (on[v]) {
-          for (std::uint64_t e = p.offsets[v]; e < p.offsets[v + 1]; ++e) l.push_back(p.links[e]);
-          o.push_back(l.size());
-          w.push_back(p.weight[v]);
-          ids.push_back(v);
-        }
-      MaxMinInput input;
-      input.capacity_exact = p.capacity;
-      input.var_offsets = o;
-      input.links = l;
-      input.weight = w;
-      MaxMinSolver full;
-      full.run(input);
-      for (std::size_t i = 0; i < ids.size(); ++i)
-        REQUIRE(solver.rate(ids[i]) == doctest::Approx(full.rates()[i]).epsilon(1e-9));
-      for (std::uint32_t v = 0; v < on.size(); ++v)
-        if (!on[v]) REQUIRE(solver.rate(v) == 0);
+      check_against_scratch(solver, p, on);
       for (LinkId k = 0; k < num_links; ++k) REQUIRE(solver.load(k) <= p.capacity[k] * (1 + 1e-9) + 1e-12);
     }
   }
@@ -135,6 +141,34 @@ TEST_CASE("classed max-min: every update equals the policy solved from scratch l
         for (std::uint64_t e = p.offsets[v]; e < p.offsets[v + 1]; ++e) load[p.links[e]] += solver.rate(v);
       }
       for (LinkId k = 0; k < num_links; ++k) REQUIRE(load[k] <= p.capacity[k] * (1 + 1e-9));
+    }
+  }
+}
+
+TEST_CASE("incremental max-min: heavy churn on few links equals a solve from scratch") {
+  // Hundreds of variables over four links, toggled many at a time: removed slots pile up, blocks are
+  // compacted on removal and when an activation finds its block full of removed slots.
+  for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+    CAPTURE(seed);
+    Rng rng(seed);
+    RandomProblem p(rng, 4, 400, seed % 2 == 0);
+    IncrementalMaxMin solver(p.capacity, p.offsets, p.links, p.weight);
+    std::vector<std::uint8_t> on(p.weight.size(), 0);
+    for (int step = 0; step < 120; ++step) {
+      // Mostly activations early on, mostly removals later, so blocks fill up and drain.
+      const bool fill = step < 40 || (step >= 80 && step < 100);
+      for (std::uint64_t c = 1 + rng.below(40); c > 0; --c) {
+        const auto v = static_cast<std::uint32_t>(rng.below(on.size()));
+        if (on[v] && (!fill || rng.below(4) == 0)) {
+          solver.deactivate(v);
+          on[v] = 0;
+        } else if (!on[v] && (fill || rng.below(4) == 0)) {
+          solver.activate(v);
+          on[v] = 1;
+        }
+      }
+      solver.update();
+      check_against_scratch(solver, p, on);
     }
   }
 }
