@@ -9,7 +9,8 @@
 # the 16x16x16 torus puts them all on one ring). Writes OUT_DIR/<network>__<workload>/ per run and
 # OUT_DIR/fig8.csv.
 # Usage: examples/fig8-dynamic.sh [INTERFLOW_BINARY] [OUT_DIR] [SEED]
-#   env SCALE=4k|16k|small, WORKLOADS="stencil n-body unstructured mapreduce dcntraffic" (a subset to run)
+#   env SCALE=4k|16k|small, WORKLOADS="stencil n-body unstructured mapreduce dcntraffic" (a subset to
+#   run), NETWORKS="torus 6D,fat tree" (a subset of the network labels, comma-separated)
 set -euo pipefail
 bin=${1:-build/release/bin/interflow}
 out=${2:-results/fig8}
@@ -42,10 +43,12 @@ workloads=("stencil|stencil3d:tasks=$tasks,bytes=1e6,iters=5"
            "mapreduce|mapreduce:tasks=$tasks,input=1e6,shuffle=1e5,output=1e5,reducers=16,reducers_at=${REDUCERS_AT:-random}"
            "dcntraffic|dcntraffic:tasks=$tasks,flows=5")
 selected=" ${WORKLOADS:-stencil n-body unstructured mapreduce dcntraffic} "
+selected_networks=",${NETWORKS:-},"
 
 echo "network,workload,endpoints,runtime_s,messages,wall_s" > "$out/fig8.csv"
 for entry in "${networks[@]}"; do
   IFS='|' read -r label spec routing <<< "$entry"
+  [[ -z "${NETWORKS:-}" || "$selected_networks" == *",$label,"* ]] || continue
   for w in "${workloads[@]}"; do
     IFS='|' read -r wlabel app <<< "$w"
     [[ "$selected" == *" $wlabel "* ]] || continue
