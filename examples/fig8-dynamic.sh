@@ -6,7 +6,7 @@
 # consecutive endpoints. Prints each run time normalised to the fastest network for that workload
 # (as the figure does: "how many times slower execution could be if an inadequate network is
 # chosen"). MapReduce's 16 reducers are drawn at random (REDUCERS_AT=even spaces them evenly, which on
-# the 16x16x16 torus puts them all on one ring). Writes OUT_DIR/<network>__<workload>/ per run and
+# the 16x16x16 torus puts 15 of them on one ring). Writes OUT_DIR/<network>__<workload>/ per run and
 # OUT_DIR/fig8.csv.
 # Usage: examples/fig8-dynamic.sh [INTERFLOW_BINARY] [OUT_DIR] [SEED]
 #   env SCALE=4k|16k|small, WORKLOADS="stencil n-body unstructured mapreduce dcntraffic" (a subset to
