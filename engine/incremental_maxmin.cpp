@@ -108,7 +108,7 @@ void IncrementalMaxMin::deactivate(std::uint32_t var) {
   for (std::uint64_t e = var_offsets_[var]; e < var_offsets_[var + 1]; ++e) {
     const LinkId l = links_[e];
     LinkState& s = link_[l];
-    // The slot is only marked; a link's block is compacted when over half of it is marked.
+    // The slot is only marked; the block is compacted once marks outnumber its live slots (kCompactRatio).
     slot_[link_offset_[l] + incidence_slot_[e]].var = kRemoved;
     const std::uint32_t live = --s.count;
     s.weight = live == 0 ? 0.0 : s.weight - weight_[var];
@@ -203,16 +203,14 @@ void IncrementalMaxMin::update() {
   // link, so taking them in at once saves the solve-and-expand rounds that would find them one ring at a
   // time. When S covers most active variables, solving all of them is cheaper than tracking S.
   // (The same pass numbers S's links for solve_set: each path is read once.)
-  for (std::size_t i = 0; i < set_.size(); ++i) {
-    const std::uint32_t v = set_[i];
-    for (std::uint64_t e = var_offsets_[v]; e < var_offsets_[v + 1]; ++e) {
-      const LinkId l = links_[e];
-      set_local_link_.push_back(local_of(l));
+  while (numbered_ < set_.size()) {
+    const std::size_t k = numbered_;
+    number_next();
+    for (std::uint32_t j = set_incidence_offsets_[k]; j < set_incidence_offsets_[k + 1]; ++j) {
+      const LinkId l = local_links_[set_local_link_[j]];
       if (link_[l].walked != stamp_ && saturated(l)) add_link_bottlenecked(l);
     }
-    set_incidence_offsets_.push_back(static_cast<std::uint32_t>(set_local_link_.size()));
   }
-  numbered_ = set_.size();
   if (2 * set_.size() > active_list_.size())
     for (std::uint32_t v : active_list_)
       if (at_least(v, floor_level_)) add_to_set(v);
@@ -304,13 +302,14 @@ std::uint32_t IncrementalMaxMin::local_of(LinkId l) {
   return s.local;
 }
 
+void IncrementalMaxMin::number_next() {
+  const std::uint32_t v = set_[numbered_++];
+  for (std::uint64_t e = var_offsets_[v]; e < var_offsets_[v + 1]; ++e) set_local_link_.push_back(local_of(links_[e]));
+  set_incidence_offsets_.push_back(static_cast<std::uint32_t>(set_local_link_.size()));
+}
+
 void IncrementalMaxMin::number_set() {
-  for (; numbered_ < set_.size(); ++numbered_) {
-    const std::uint32_t v = set_[numbered_];
-    for (std::uint64_t e = var_offsets_[v]; e < var_offsets_[v + 1]; ++e)
-      set_local_link_.push_back(local_of(links_[e]));
-    set_incidence_offsets_.push_back(static_cast<std::uint32_t>(set_local_link_.size()));
-  }
+  while (numbered_ < set_.size()) number_next();
 }
 
 void IncrementalMaxMin::end_batch() {

@@ -90,6 +90,7 @@ class IncrementalMaxMin {
   // passes over S read that compact block instead of the paths and the per-link state again.
   void begin_numbering();
   std::uint32_t local_of(LinkId l);  // the link's local number, given one if it has none yet
+  void number_next();                // numbers the next variable of S
   void number_set();                 // numbers the variables of S not numbered yet
   void solve_set();                  // progressive filling of set_ on residual capacities, into new_rate_
   // Applies the new rates of S that changed by more than tolerance (relative), listing them in changed_.
