@@ -8,9 +8,9 @@
 
 #include "cli/json.hpp"
 #include "cli/output.hpp"
-#include "engine/error.hpp"
-#include "engine/stats.hpp"
-#include "engine/system.hpp"
+#include "core/error.hpp"
+#include "core/stats.hpp"
+#include "core/system.hpp"
 #include "interflow/version.hpp"
 
 namespace interflow::cli {
@@ -38,7 +38,7 @@ const char* state_name(FlowState s) {
 }
 
 Totals totals(const DynamicRun& run) {
-  const DynamicResult& r = run.result;
+  const TransportResult& r = run.result;
   Totals t;
   std::vector<double> fct, rate;
   for (std::size_t f = 0; f < r.state.size(); ++f) {
@@ -80,7 +80,7 @@ struct ClassTotals {
 };
 
 std::vector<ClassTotals> class_totals(const DynamicRun& run) {
-  const DynamicResult& r = run.result;
+  const TransportResult& r = run.result;
   const auto& classes = run.workload.service_class;
   std::vector<ClassTotals> t;
   for (std::size_t f = 0; f < r.state.size(); ++f) {
@@ -102,7 +102,7 @@ std::vector<ClassTotals> class_totals(const DynamicRun& run) {
 
 void app_fields(JsonWriter& j, const DynamicRun& run, std::size_t a) {
   const Application& app = run.apps[a];
-  const AppResult& ar = run.tasks.apps[a];
+  const drivers::AppResult& ar = run.tasks.apps[a];
   j.field("app", static_cast<std::uint64_t>(a));
   j.field("spec", app.name);
   j.field("tasks", static_cast<std::uint64_t>(app.tasks()));
@@ -123,7 +123,7 @@ void app_fields(JsonWriter& j, const DynamicRun& run, std::size_t a) {
 }  // namespace
 
 void write_dynamic_summary_json(const DynamicRun& run, std::ostream& out) {
-  const DynamicResult& r = run.result;
+  const TransportResult& r = run.result;
   const Network& net = run.setup.topology->network();
   const Totals t = totals(run);
   JsonWriter j(out);
@@ -217,7 +217,7 @@ void write_dynamic_summary_json(const DynamicRun& run, std::ostream& out) {
 }
 
 void print_dynamic_summary_text(const DynamicRun& run, std::ostream& out) {
-  const DynamicResult& r = run.result;
+  const TransportResult& r = run.result;
   const Network& net = run.setup.topology->network();
   const Totals t = totals(run);
   out << "interflow " << kVersion << " dynamic engine, seed " << run.config.network.seed << ", " << run.threads_used
@@ -234,7 +234,7 @@ void print_dynamic_summary_text(const DynamicRun& run, std::ostream& out) {
   out << "  flow completion min/median/mean/max  " << t.fct.min << " / " << t.fct.median << " / " << t.fct.mean << " / "
       << t.fct.max << " s\n";
   for (std::size_t a = 0; a < run.apps.size(); ++a) {
-    const AppResult& ar = run.tasks.apps[a];
+    const drivers::AppResult& ar = run.tasks.apps[a];
     out << "  app " << a << " " << run.apps[a].name << ": " << run.apps[a].tasks() << " tasks, ";
     if (ar.complete)
       out << "runtime " << ar.runtime_s() << " s (from " << ar.start_s << " s)";
@@ -265,7 +265,7 @@ void print_dynamic_summary_text(const DynamicRun& run, std::ostream& out) {
 
 void write_dynamic_results_dir(const DynamicRun& run, const std::string& dir, bool flows_csv) {
   const std::filesystem::path base = make_output_dir(dir);
-  const DynamicResult& r = run.result;
+  const TransportResult& r = run.result;
   const Network& net = run.setup.topology->network();
   {
     auto out = open_output(base / "summary.json");
@@ -294,7 +294,7 @@ void write_dynamic_results_dir(const DynamicRun& run, const std::string& dir, bo
     out << "app,spec,tasks,class,start_s,end_s,runtime_s,complete,messages,bytes,mean_message_latency_s,"
            "max_message_latency_s,median_message_latency_s,p99_message_latency_s,compute_s\n";
     for (std::size_t a = 0; a < run.apps.size(); ++a) {
-      const AppResult& ar = run.tasks.apps[a];
+      const drivers::AppResult& ar = run.tasks.apps[a];
       out << a << ",\"" << run.apps[a].name << "\"," << run.apps[a].tasks() << ',' << run.apps[a].service_class << ','
           << num(ar.start_s) << ',' << num(ar.end_s) << ',' << num(ar.runtime_s()) << ',' << int(ar.complete) << ','
           << ar.messages << ',' << JsonWriter::number(ar.bytes) << ',' << num(ar.mean_latency_s) << ','
@@ -314,7 +314,7 @@ void write_dynamic_results_dir(const DynamicRun& run, const std::string& dir, bo
     if (!run.tasks.blocked.empty()) {
       auto blocked = open_output(base / "blocked.csv");
       blocked << "app,task,op,reason\n";
-      for (const BlockedTask& b : run.tasks.blocked)
+      for (const drivers::BlockedTask& b : run.tasks.blocked)
         blocked << b.app << ',' << b.task << ',' << b.op << ",\"" << b.reason << "\"\n";
     }
   }

@@ -9,10 +9,11 @@
 #include <numeric>
 
 #include "cli/json.hpp"
-#include "engine/graph_engine.hpp"
-#include "engine/progress.hpp"
-#include "engine/random.hpp"
-#include "engine/system.hpp"
+#include "engine/drivers/flows.hpp"
+#include "engine/flow/flow_transport.hpp"
+#include "core/progress.hpp"
+#include "core/random.hpp"
+#include "core/system.hpp"
 #include "workloads/application.hpp"
 #include "workloads/flow_list.hpp"
 #include "workloads/inrflow_workload.hpp"
@@ -20,7 +21,7 @@
 
 namespace interflow::cli {
 
-void assign_poisson_arrivals(DynamicWorkload& w, double flows_per_second, std::uint64_t seed) {
+void assign_poisson_arrivals(FlowWorkload& w, double flows_per_second, std::uint64_t seed) {
   Rng rng(derive_seed(seed, Stream::Pattern, 1));
   std::vector<std::uint32_t> order(w.size());
   std::iota(order.begin(), order.end(), 0u);
@@ -120,7 +121,7 @@ DynamicRun run_dynamic(const Plugins& plugins, const DynamicConfig& config) {
   }
   run.workload_seconds = clock.seconds();
 
-  DynamicOptions options;
+  flow::FlowTransportOptions options;
   options.seed = config.network.seed;
   options.max_path_bytes = static_cast<std::uint64_t>(config.max_path_memory_gib * static_cast<double>(1ULL << 30));
   options.series_bins = config.series_bins;
@@ -129,48 +130,54 @@ DynamicRun run_dynamic(const Plugins& plugins, const DynamicConfig& config) {
   for (std::uint32_t c : run.workload.service_class) classes = std::max(classes, c + 1);
   for (const Application& app : run.apps) {
     classes = std::max(classes, app.service_class + 1);
-    for (std::uint8_t k : app.is_trace() ? app.graph.klass : app.program.klass)
+    for (std::uint8_t k : app.is_graph() ? app.graph.klass : app.program.klass)
       if (k != kAppClass) classes = std::max<std::uint32_t>(classes, k + 1u);
   }
   if (!config.class_shares.empty() && config.policy != "ba")
     throw InputError("--class-share applies to --policy ba, not '" + config.policy + "'");
   if (!config.class_caps.empty() && config.policy != "qos")
     throw InputError("--class-cap applies to --policy qos, not '" + config.policy + "'");
-  options.policy = make_class_policy(config.policy, config.policy == "ba" ? config.class_shares : config.class_caps,
-                                     config.class_priorities, classes);
+  options.policy = maxmin::make_class_policy(config.policy,
+                                             config.policy == "ba" ? config.class_shares : config.class_caps,
+                                             config.class_priorities, classes);
   options.progress = &progress;
+  flow::FlowTransport transport(net, *run.setup.routing, options);
   if (!run.apps.empty()) {
-    TaskOptions task_options;
-    task_options.dynamic = options;
-    task_options.cpu_scale = config.cpu_scale;
-    task_options.max_in_flight = config.max_in_flight;
-    // Traces need the graph engine; the other applications then run on it in their graph form.
+    drivers::DriverOptions driver_options;
+    driver_options.cpu_scale = config.cpu_scale;
+    driver_options.max_in_flight = config.max_in_flight;
+    driver_options.progress = &progress;
     if (config.write_goal.empty() && config.write_vef.empty()) {
-      run.tasks = run_applications(net, *run.setup.routing, run.apps, task_options);
+      run.tasks = drivers::Driver(net, transport, driver_options).run(run.apps);
     } else {
       // Trace generation: the application's graph form is what is written (and, for VEF, timed).
       if (run.apps.size() != 1) throw InputError("--write-goal and --write-vef take exactly one --app");
-      const GraphApplication graph = as_graph(run.apps[0]);
-      task_options.record_operations = !config.write_vef.empty();
-      run.tasks = GraphEngine(net, *run.setup.routing).run({graph}, task_options);
+      std::vector<Application> graph(1, run.apps[0]);
+      graph[0].graph = graph_form(run.apps[0], config.max_in_flight > 0);
+      graph[0].program = Program();
+      driver_options.record_operations = !config.write_vef.empty();
+      run.tasks = drivers::Driver(net, transport, driver_options).run(graph);
       if (!config.write_goal.empty()) {
         std::ofstream out(config.write_goal);
         if (!out) throw InputError(config.write_goal + ": cannot write the GOAL schedule");
-        workloads::write_goal(graph.graph, out, {});
+        workloads::write_goal(graph[0].graph, out, {});
       }
       if (!config.write_vef.empty()) {
         if (!run.tasks.blocked.empty()) throw InputError("--write-vef: the application did not run to completion");
         std::ofstream out(config.write_vef);
         if (!out) throw InputError(config.write_vef + ": cannot write the VEF trace");
-        workloads::write_vef(graph.graph, run.tasks.op_start_s, run.tasks.op_done_s, out, {});
+        workloads::write_vef(graph[0].graph, run.tasks.op_start_s, run.tasks.op_done_s, out, {});
         run.tasks.op_start_s = {};
         run.tasks.op_done_s = {};
       }
     }
-    run.workload = std::move(run.tasks.messages);
+    run.workload.flows = std::move(run.tasks.messages.ends);
+    run.workload.bytes = std::move(run.tasks.messages.bytes);
+    run.workload.service_class = std::move(run.tasks.messages.service_class);
+    run.workload.start_s.assign(run.workload.bytes.size(), 0.0);
     run.result = std::move(run.tasks.flows);
   } else {
-    run.result = DynamicEngine(net, *run.setup.routing).run(run.workload, options);
+    run.result = drivers::run_flows(net, transport, run.workload, &progress);
   }
   run.total_seconds = total.seconds();
   return run;

@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "cli/setup.hpp"
-#include "engine/dynamic_engine.hpp"
-#include "engine/task_engine.hpp"
+#include "core/flow_workload.hpp"
+#include "engine/drivers/driver.hpp"
 #include "workloads/pattern.hpp"
 
 namespace interflow::cli {
@@ -51,11 +51,11 @@ struct DynamicRun {
   DynamicConfig config;
   NetworkSetup setup;
   std::string workload_text;  // what the workload was, for the reports
-  DynamicWorkload workload;   // the flows (in application mode: one per message)
-  DynamicResult result;
+  FlowWorkload workload;   // the flows (in application mode: one per message)
+  TransportResult result;
   // Application mode only.
   std::vector<Application> apps;
-  TaskResult tasks;  // its `messages` and `flows` are moved into workload and result
+  drivers::RunResult tasks;  // its `messages` and `flows` are moved into workload and result
   double build_seconds = 0, workload_seconds = 0, total_seconds = 0;
   unsigned threads_used = 0;
 };
@@ -64,6 +64,6 @@ DynamicRun run_dynamic(const Plugins& plugins, const DynamicConfig& config);
 
 // Gives the flows of `w` Poisson arrival times, in a random order drawn from the seed, with
 // `flows_per_second` arrivals per second on average.
-void assign_poisson_arrivals(DynamicWorkload& w, double flows_per_second, std::uint64_t seed);
+void assign_poisson_arrivals(FlowWorkload& w, double flows_per_second, std::uint64_t seed);
 
 }  // namespace interflow::cli

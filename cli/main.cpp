@@ -3,7 +3,7 @@
 #include <map>
 
 #include "cli/commands.hpp"
-#include "engine/error.hpp"
+#include "core/error.hpp"
 #include "interflow/version.hpp"
 
 int main(int argc, char** argv) {

@@ -1,6 +1,6 @@
 #include "cli/output.hpp"
 
-#include "engine/error.hpp"
+#include "core/error.hpp"
 
 namespace interflow::cli {
 

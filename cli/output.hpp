@@ -6,7 +6,7 @@
 #include <string>
 
 #include "cli/json.hpp"
-#include "engine/stats.hpp"
+#include "core/stats.hpp"
 
 namespace interflow::cli {
 

@@ -7,8 +7,8 @@
 
 #include "cli/json.hpp"
 #include "cli/output.hpp"
-#include "engine/error.hpp"
-#include "engine/system.hpp"
+#include "core/error.hpp"
+#include "core/system.hpp"
 #include "interflow/version.hpp"
 
 namespace interflow::cli {
@@ -26,7 +26,7 @@ const char* kind_name(VertexKind k) { return k == VertexKind::Endpoint ? "endpoi
 }  // namespace
 
 void write_summary_json(const StaticRun& run, std::ostream& out) {
-  const StaticMetrics& m = run.result.metrics;
+  const flow::StaticMetrics& m = run.result.metrics;
   const Network& net = run.topology->network();
   const StaticConfig& c = run.config;
   JsonWriter j(out);
@@ -124,7 +124,7 @@ void write_summary_json(const StaticRun& run, std::ostream& out) {
 
 void write_links_csv(const StaticRun& run, std::ostream& out) {
   const Network& net = run.topology->network();
-  const StaticResult& r = run.result;
+  const flow::StaticResult& r = run.result;
   out << "link_id,src_vertex,dst_vertex,src_kind,dst_kind,capacity_gbps,latency_ns,up,paths,load_gbps,utilisation\n";
   out << std::setprecision(10);
   for (VertexId u = 0; u < net.num_vertices(); ++u) {
@@ -139,7 +139,7 @@ void write_links_csv(const StaticRun& run, std::ostream& out) {
 }
 
 void write_flows_csv(const StaticRun& run, std::ostream& out) {
-  const StaticResult& r = run.result;
+  const flow::StaticResult& r = run.result;
   out << "flow_id,src,dst,status,paths,path_links,rate_gbps,bottleneck_link\n";
   out << std::setprecision(10);
   for (FlowId f = 0; f < run.flows.size(); ++f) {
@@ -191,7 +191,7 @@ void write_results_dir(const StaticRun& run, const std::string& dir, bool flows_
 }
 
 void print_summary_text(const StaticRun& run, std::ostream& out) {
-  const StaticMetrics& m = run.result.metrics;
+  const flow::StaticMetrics& m = run.result.metrics;
   const Network& net = run.topology->network();
   char line[256];
   auto row = [&](const char* name, const char* fmt, auto... args) {

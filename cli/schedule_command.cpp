@@ -6,8 +6,9 @@
 #include "cli/json.hpp"
 #include "cli/output.hpp"
 #include "cli/setup.hpp"
-#include "engine/error.hpp"
-#include "engine/system.hpp"
+#include "core/error.hpp"
+#include "core/system.hpp"
+#include "engine/flow/flow_transport.hpp"
 #include "interflow/version.hpp"
 #include "scheduler/network_aware.hpp"
 #include "scheduler/schedule.hpp"
@@ -263,8 +264,8 @@ Action add_schedule_command(CLI::App& app, const Plugins& plugins) {
     std::unique_ptr<NetworkSetup> setup;
     std::unique_ptr<scheduler::NetworkRunner> runner;
     NetworkOutcome net;
-    TaskOptions task_options;
-    task_options.dynamic.seed = c->seed;
+    flow::FlowTransportOptions transport_options;
+    transport_options.seed = c->seed;
     workloads::AppSettings settings;
     settings.seed = c->seed;
     if (c->network_aware) {
@@ -279,8 +280,11 @@ Action add_schedule_command(CLI::App& app, const Plugins& plugins) {
         job_apps = scheduler::assign_applications(set.jobs, c->job_apps, c->job_app_by);
       else
         for (const workloads::InrflowApp& a : inrflow_apps) job_apps.push_back(a.kernel);
-      runner = std::make_unique<scheduler::NetworkRunner>(n, *setup->routing, plugins.apps, settings, set.jobs,
-                                                          job_apps, nodes, task_options, c->mapping, c->seed);
+      const TransportFactory transports = [net = &n, routing = setup->routing.get(), transport_options] {
+        return std::make_unique<flow::FlowTransport>(*net, *routing, transport_options);
+      };
+      runner = std::make_unique<scheduler::NetworkRunner>(n, transports, plugins.apps, settings, set.jobs, job_apps,
+                                                          nodes, drivers::DriverOptions{}, c->mapping, c->seed);
       runner->set_estimates(set.jobs, c->estimate_factor);
     }
     if (nodes == 0)

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "cli/plugins.hpp"
-#include "engine/failures.hpp"
+#include "core/failures.hpp"
 
 namespace interflow::cli {
 

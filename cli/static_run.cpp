@@ -4,8 +4,8 @@
 #include <tbb/info.h>
 
 #include "cli/setup.hpp"
-#include "engine/progress.hpp"
-#include "engine/system.hpp"
+#include "core/progress.hpp"
+#include "core/system.hpp"
 
 namespace interflow::cli {
 
@@ -50,12 +50,12 @@ StaticRun run_static(const Plugins& plugins, const StaticConfig& config) {
   run.pattern_report = pattern->generate(ctx, run.flows);
   run.pattern_seconds = clock.seconds();
 
-  StaticOptions options;
+  flow::StaticOptions options;
   options.seed = config.seed;
   options.direct_endpoint_gbps = config.links.endpoint_gbps;
   options.progress = &progress;
   options.max_path_bytes = static_cast<std::uint64_t>(config.max_path_memory_gib * static_cast<double>(1ULL << 30));
-  run.result = StaticEngine(net, *routing).run(run.flows, options);
+  run.result = flow::StaticEngine(net, *routing).run(run.flows, options);
   run.total_seconds = total.seconds();
   return run;
 }

@@ -6,8 +6,8 @@
 #include <string>
 
 #include "cli/plugins.hpp"
-#include "engine/failures.hpp"
-#include "engine/static_engine.hpp"
+#include "core/failures.hpp"
+#include "engine/flow/static_engine.hpp"
 #include "workloads/pattern.hpp"
 
 namespace interflow::cli {
@@ -34,7 +34,7 @@ struct StaticRun {
   FailureReport failures;
   FlowSet flows;
   workloads::PatternReport pattern_report;
-  StaticResult result;
+  flow::StaticResult result;
   double build_seconds = 0;
   double pattern_seconds = 0;
   double total_seconds = 0;

@@ -5,8 +5,8 @@
 
 #include "cli/commands.hpp"
 #include "cli/json.hpp"
-#include "engine/analysis.hpp"
-#include "engine/system.hpp"
+#include "core/analysis.hpp"
+#include "core/system.hpp"
 #include "topologies/export.hpp"
 
 namespace interflow::cli {

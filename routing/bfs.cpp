@@ -3,7 +3,7 @@
 // neighbour one hop closer.
 #include <memory>
 
-#include "engine/random.hpp"
+#include "core/random.hpp"
 #include "routing/destination_search.hpp"
 #include "routing/registry.hpp"
 

@@ -15,7 +15,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "engine/routing.hpp"
+#include "core/routing.hpp"
 
 namespace interflow::routing {
 

@@ -2,7 +2,7 @@
 // ring take the shorter direction. When both directions are equally short (radix k even, distance
 // k/2) the tie rule decides: 'positive' always goes up, 'balanced' goes up from even source
 // coordinates and down from odd ones, which spreads a tornado-like load over both directions.
-#include "engine/error.hpp"
+#include "core/error.hpp"
 #include "routing/registry.hpp"
 #include "topologies/torus.hpp"
 

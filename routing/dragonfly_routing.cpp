@@ -11,7 +11,7 @@
 #include <memory>
 #include <vector>
 
-#include "engine/random.hpp"
+#include "core/random.hpp"
 #include "routing/registry.hpp"
 #include "topologies/dragonfly.hpp"
 

@@ -18,7 +18,7 @@
 #include <cmath>
 #include <memory>
 
-#include "engine/random.hpp"
+#include "core/random.hpp"
 #include "routing/destination_search.hpp"
 #include "routing/registry.hpp"
 

@@ -12,7 +12,7 @@
 #include <array>
 #include <vector>
 
-#include "engine/random.hpp"
+#include "core/random.hpp"
 #include "routing/registry.hpp"
 #include "topologies/megafly.hpp"
 

@@ -17,7 +17,7 @@
 #include <algorithm>
 #include <memory>
 
-#include "engine/random.hpp"
+#include "core/random.hpp"
 #include "routing/destination_search.hpp"
 #include "routing/registry.hpp"
 

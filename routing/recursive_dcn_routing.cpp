@@ -17,7 +17,7 @@
 // reached by level-l links from servers in the source's (or the destination's) level-t unit, t = tightness.
 #include <algorithm>
 
-#include "engine/error.hpp"
+#include "core/error.hpp"
 #include "routing/registry.hpp"
 #include "topologies/recursive_dcn.hpp"
 

@@ -1,9 +1,9 @@
 #pragma once
 // The routing registry: a routing is built for a given topology (topology-specific routings check
 // the family and read its metadata; generic ones only use the network).
-#include "engine/registry.hpp"
-#include "engine/routing.hpp"
-#include "engine/topology.hpp"
+#include "core/registry.hpp"
+#include "core/routing.hpp"
+#include "core/topology.hpp"
 
 namespace interflow::routing {
 

@@ -6,7 +6,7 @@
 // Link ids are computed from the router port layout, never searched.
 #include <algorithm>
 
-#include "engine/random.hpp"
+#include "core/random.hpp"
 #include "routing/registry.hpp"
 #include "topologies/slimfly.hpp"
 

@@ -10,7 +10,7 @@
 #include <array>
 #include <memory>
 
-#include "engine/random.hpp"
+#include "core/random.hpp"
 #include "routing/registry.hpp"
 #include "topologies/tree.hpp"
 

@@ -9,7 +9,7 @@
 //   smodk   source digit s_l mod k';
 //   random  uniform over the k' up ports, drawn from the flow's own seeded stream.
 // Link ids are computed as out_begin(switch) + port (the tree's dense port layout), never searched.
-#include "engine/random.hpp"
+#include "core/random.hpp"
 #include "routing/registry.hpp"
 #include "topologies/tree.hpp"
 

@@ -10,7 +10,7 @@
 //   xgftsmodk   the same with the source s in place of d (S-mod-K);
 //   xgftrandom  q and t uniform, from the flow's own seeded stream.
 // Link ids are computed as out_begin(node) + port, never searched.
-#include "engine/random.hpp"
+#include "core/random.hpp"
 #include "routing/registry.hpp"
 #include "topologies/xgft.hpp"
 

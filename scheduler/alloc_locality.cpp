@@ -3,7 +3,7 @@
 #include <limits>
 #include <utility>
 
-#include "engine/error.hpp"
+#include "core/error.hpp"
 #include "scheduler/allocation.hpp"
 
 namespace interflow::scheduler {

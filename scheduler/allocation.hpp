@@ -6,10 +6,10 @@
 #include <memory>
 #include <vector>
 
-#include "engine/network.hpp"
-#include "engine/random.hpp"
-#include "engine/registry.hpp"
-#include "engine/topology.hpp"
+#include "core/network.hpp"
+#include "core/random.hpp"
+#include "core/registry.hpp"
+#include "core/topology.hpp"
 
 namespace interflow::scheduler {
 

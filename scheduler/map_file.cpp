@@ -3,7 +3,7 @@
 #include <string>
 #include <unordered_map>
 
-#include "engine/error.hpp"
+#include "core/error.hpp"
 #include "scheduler/mapping.hpp"
 #include "workloads/text_lines.hpp"
 

@@ -6,9 +6,9 @@
 #include <memory>
 #include <vector>
 
-#include "engine/random.hpp"
-#include "engine/registry.hpp"
-#include "engine/types.hpp"
+#include "core/random.hpp"
+#include "core/registry.hpp"
+#include "core/types.hpp"
 #include "scheduler/jobs.hpp"
 
 namespace interflow::scheduler {

@@ -4,9 +4,8 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "engine/error.hpp"
-#include "engine/graph_engine.hpp"
-#include "engine/random.hpp"
+#include "core/error.hpp"
+#include "core/random.hpp"
 
 namespace interflow::scheduler {
 
@@ -19,22 +18,26 @@ Application build(const workloads::AppRegistry& apps, const workloads::AppSettin
   return workloads::make_application(apps, Spec::parse(text, "job application"), index, pool, settings);
 }
 
-double run_alone(const Network& net, const Routing& routing, Application app, const TaskOptions& options,
-                 const std::string& what) {
+}  // namespace
+
+drivers::RunResult NetworkRunner::simulate(const std::vector<Application>& apps) const {
+  const std::unique_ptr<Transport> transport = transports_();
+  return drivers::Driver(net_, *transport, options_).run(apps);
+}
+
+double NetworkRunner::run_alone(Application app, const std::string& what) const {
   app.arrival_s = 0;
-  const TaskResult r = run_applications(net, routing, {app}, options);
+  const drivers::RunResult r = simulate({app});
   if (!r.apps[0].complete) throw InputError(what + ": its application does not run to completion");
   return r.apps[0].runtime_s();
 }
 
-}  // namespace
-
-NetworkRunner::NetworkRunner(const Network& net, const Routing& routing, const workloads::AppRegistry& apps,
+NetworkRunner::NetworkRunner(const Network& net, TransportFactory transports, const workloads::AppRegistry& apps,
                              const workloads::AppSettings& settings, const std::vector<Job>& jobs,
                              const std::vector<std::string>& job_apps, std::uint32_t machine_nodes,
-                             const TaskOptions& options, const std::string& mapping, std::uint64_t seed)
+                             const drivers::DriverOptions& options, const std::string& mapping, std::uint64_t seed)
     : net_(net),
-      routing_(routing),
+      transports_(std::move(transports)),
       options_(options),
       end_(jobs.size(), 0),
       mapping_(builtin_mappings().create(Spec::parse(mapping, "--mapping"), jobs)),
@@ -58,7 +61,7 @@ void NetworkRunner::set_estimates(std::vector<Job>& jobs, double estimate_factor
     if (app_[j].placement.empty()) continue;  // no application: refused
     Application alone = app_[j];
     for (std::uint32_t t = 0; t < alone.placement.size(); ++t) alone.placement[t] = t;
-    const double reference = run_alone(net_, routing_, alone, options_, "job " + std::to_string(jobs[j].id));
+    const double reference = run_alone(alone, "job " + std::to_string(jobs[j].id));
     jobs[j].runtime = reference;
     jobs[j].estimate = reference * estimate_factor;
   }
@@ -78,7 +81,7 @@ bool NetworkRunner::start(double now, const std::vector<std::uint32_t>& started,
   std::vector<Application> apps;
   apps.reserve(started_.size());
   for (std::uint32_t j : started_) apps.push_back(app_[j]);
-  const TaskResult r = run_applications(net_, routing_, apps, options_);
+  const drivers::RunResult r = simulate(apps);
   ++simulations_;
   for (std::size_t k = 0; k < started_.size(); ++k) {
     if (!r.apps[k].complete)
@@ -90,7 +93,7 @@ bool NetworkRunner::start(double now, const std::vector<std::uint32_t>& started,
 
 std::vector<double> NetworkRunner::isolated_runtimes() const {
   std::vector<double> out(app_.size(), std::nan(""));
-  for (std::uint32_t j : started_) out[j] = run_alone(net_, routing_, app_[j], options_, "job");
+  for (std::uint32_t j : started_) out[j] = run_alone(app_[j], "job");
   return out;
 }
 

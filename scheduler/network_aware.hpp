@@ -13,7 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/task_engine.hpp"
+#include "core/transport.hpp"
+#include "engine/drivers/driver.hpp"
 #include "scheduler/mapping.hpp"
 #include "scheduler/schedule.hpp"
 #include "workloads/application.hpp"
@@ -25,10 +26,12 @@ class NetworkRunner : public JobRunner {
   // Builds each job's application once: job j runs job_apps[j] (a spec without tasks, e.g.
   // stencil3d:iters=5) with one task per node. Jobs of 0 nodes or more than `machine_nodes` get none
   // (the scheduler refuses them). `mapping` is a task-mapping spec (scheduler/mapping.hpp).
-  NetworkRunner(const Network& net, const Routing& routing, const workloads::AppRegistry& apps,
+  // Every simulation runs on a fresh transport from `transports` (the flow-level one, or another).
+  NetworkRunner(const Network& net, TransportFactory transports, const workloads::AppRegistry& apps,
                 const workloads::AppSettings& settings, const std::vector<Job>& jobs,
-                const std::vector<std::string>& job_apps, std::uint32_t machine_nodes, const TaskOptions& options,
-                const std::string& mapping = "consecutive", std::uint64_t seed = 1);
+                const std::vector<std::string>& job_apps, std::uint32_t machine_nodes,
+                const drivers::DriverOptions& options, const std::string& mapping = "consecutive",
+                std::uint64_t seed = 1);
   // Runs each job's application alone on the first nodes of the machine for a reference run time:
   // job.runtime = reference, job.estimate = reference × estimate_factor (the scheduler's belief, as a
   // user's request would be). Jobs without an application keep theirs.
@@ -44,9 +47,12 @@ class NetworkRunner : public JobRunner {
   const std::vector<Application>& applications() const { return app_; }
 
  private:
+  drivers::RunResult simulate(const std::vector<Application>& apps) const;
+  double run_alone(Application app, const std::string& what) const;
+
   const Network& net_;
-  const Routing& routing_;
-  TaskOptions options_;
+  TransportFactory transports_;
+  drivers::DriverOptions options_;
   std::vector<Application> app_;  // per job: its programs, placed and timed once it starts
   std::vector<std::uint32_t> started_;
   std::vector<double> end_;

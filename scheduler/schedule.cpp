@@ -4,7 +4,7 @@
 #include <cmath>
 #include <queue>
 
-#include "engine/error.hpp"
+#include "core/error.hpp"
 #include "scheduler/allocation.hpp"
 
 namespace interflow::scheduler {

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/network.hpp"
+#include "core/network.hpp"
 #include "scheduler/allocation.hpp"
 #include "scheduler/jobs.hpp"
 #include "scheduler/selection.hpp"

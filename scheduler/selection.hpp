@@ -7,7 +7,7 @@
 #include <span>
 #include <vector>
 
-#include "engine/registry.hpp"
+#include "core/registry.hpp"
 #include "scheduler/jobs.hpp"
 
 namespace interflow::scheduler {

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <string_view>
 
-#include "engine/error.hpp"
+#include "core/error.hpp"
 
 namespace interflow::scheduler {
 

@@ -15,7 +15,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "engine/topology.hpp"
+#include "core/topology.hpp"
 
 namespace interflow::topo {
 

@@ -4,8 +4,8 @@
 #include <stdexcept>
 #include <utility>
 
-#include "engine/error.hpp"
-#include "engine/random.hpp"
+#include "core/error.hpp"
+#include "core/random.hpp"
 #include "topologies/registry.hpp"
 
 namespace interflow::topo {

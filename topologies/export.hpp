@@ -4,7 +4,7 @@
 // loader (topology 'graph'); the edge list is "u v" per cable, vertices numbered from 0.
 #include <ostream>
 
-#include "engine/network.hpp"
+#include "core/network.hpp"
 
 namespace interflow::topo {
 

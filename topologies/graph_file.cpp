@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cctype>
 
-#include "engine/error.hpp"
+#include "core/error.hpp"
 #include "topologies/registry.hpp"
 
 namespace interflow::topo {

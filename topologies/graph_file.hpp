@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string>
 
-#include "engine/topology.hpp"
+#include "core/topology.hpp"
 
 namespace interflow::topo {
 

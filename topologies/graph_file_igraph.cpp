@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/error.hpp"
+#include "core/error.hpp"
 #include "topologies/graph_file.hpp"
 
 namespace interflow::topo {

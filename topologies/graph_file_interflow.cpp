@@ -4,8 +4,8 @@
 #include <sstream>
 #include <vector>
 
-#include "engine/error.hpp"
-#include "engine/params.hpp"
+#include "core/error.hpp"
+#include "core/params.hpp"
 #include "topologies/graph_file.hpp"
 
 namespace interflow::topo {

@@ -1,6 +1,6 @@
 #include "topologies/hcn.hpp"
 
-#include "engine/error.hpp"
+#include "core/error.hpp"
 #include "topologies/registry.hpp"
 
 namespace interflow::topo {

@@ -33,7 +33,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/topology.hpp"
+#include "core/topology.hpp"
 #include "topologies/dcell_rules.hpp"
 
 namespace interflow::topo {

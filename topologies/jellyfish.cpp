@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "engine/error.hpp"
-#include "engine/random.hpp"
+#include "core/error.hpp"
+#include "core/random.hpp"
 #include "topologies/registry.hpp"
 
 namespace interflow::topo {

@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include "engine/topology.hpp"
+#include "core/topology.hpp"
 
 namespace interflow::topo {
 

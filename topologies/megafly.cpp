@@ -1,6 +1,6 @@
 #include "topologies/megafly.hpp"
 
-#include "engine/error.hpp"
+#include "core/error.hpp"
 #include "topologies/registry.hpp"
 
 namespace interflow::topo {

@@ -1,9 +1,9 @@
 #pragma once
 // The topology registry: every family registers a name, a summary, its parameters and a factory
 // that builds a Topology with the user's link defaults.
-#include "engine/network.hpp"
-#include "engine/registry.hpp"
-#include "engine/topology.hpp"
+#include "core/network.hpp"
+#include "core/registry.hpp"
+#include "core/topology.hpp"
 
 namespace interflow::topo {
 

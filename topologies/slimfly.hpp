@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/topology.hpp"
+#include "core/topology.hpp"
 #include "topologies/galois_field.hpp"
 
 namespace interflow::topo {

@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/topology.hpp"
+#include "core/topology.hpp"
 
 namespace interflow::topo {
 

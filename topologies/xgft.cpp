@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "engine/error.hpp"
+#include "core/error.hpp"
 #include "topologies/registry.hpp"
 
 namespace interflow::topo {

@@ -2,8 +2,8 @@
 #include <algorithm>
 #include <numeric>
 
-#include "engine/error.hpp"
-#include "engine/random.hpp"
+#include "core/error.hpp"
+#include "core/random.hpp"
 #include "workloads/pattern.hpp"
 
 namespace interflow::workloads {

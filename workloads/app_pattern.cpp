@@ -1,6 +1,6 @@
 // Causality-enhanced static patterns (seed 003 §3.3.3): the flows of any static pattern, among the
 // application's tasks, in phases of a given number of flows.
-#include "engine/error.hpp"
+#include "core/error.hpp"
 #include "workloads/application.hpp"
 
 namespace interflow::workloads {

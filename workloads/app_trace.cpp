@@ -3,7 +3,7 @@
 // work as for every application.
 #include <sstream>
 
-#include "engine/error.hpp"
+#include "core/error.hpp"
 #include "workloads/application.hpp"
 #include "workloads/traces.hpp"
 

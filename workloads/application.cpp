@@ -4,7 +4,7 @@
 #include <cmath>
 #include <numeric>
 
-#include "engine/error.hpp"
+#include "core/error.hpp"
 #include "workloads/text_lines.hpp"
 
 namespace interflow::workloads {
@@ -108,7 +108,7 @@ Application make_application(const AppRegistry& registry, const Spec& spec, std:
   app.placement = mapping != "none"                            ? pool.take_mapped(tasks, mapping, who)
                   : params.get_string("placement") == "random" ? pool.take_random(tasks, rng, who)
                                                                : pool.take_consecutive(tasks, who);
-  if (app.is_trace()) return app;
+  if (app.is_graph()) return app;
   ctx.tasks = tasks;
   ProgramBuilder builder(tasks);
   kernel->generate(ctx, builder);

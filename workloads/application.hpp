@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "engine/program.hpp"
-#include "engine/random.hpp"
-#include "engine/registry.hpp"
-#include "engine/task_engine.hpp"
+#include "core/program.hpp"
+#include "core/random.hpp"
+#include "core/registry.hpp"
+#include "core/application.hpp"
 #include "workloads/pattern.hpp"
 
 namespace interflow::workloads {

@@ -4,7 +4,7 @@
 
 #include <numeric>
 
-#include "engine/error.hpp"
+#include "core/error.hpp"
 #include "workloads/pattern.hpp"
 
 namespace interflow::workloads {

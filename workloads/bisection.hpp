@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "engine/random.hpp"
-#include "engine/types.hpp"
+#include "core/random.hpp"
+#include "core/types.hpp"
 
 namespace interflow::workloads {
 

@@ -3,7 +3,7 @@
 // rearrangement of the bits of the source's id.
 #include <bit>
 
-#include "engine/error.hpp"
+#include "core/error.hpp"
 #include "workloads/pattern.hpp"
 
 namespace interflow::workloads {

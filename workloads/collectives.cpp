@@ -6,7 +6,7 @@
 #include <functional>
 #include <string>
 
-#include "engine/error.hpp"
+#include "core/error.hpp"
 
 namespace interflow::workloads {
 

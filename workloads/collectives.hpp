@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/program.hpp"
+#include "core/program.hpp"
 
 namespace interflow::workloads {
 

@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/error.hpp"
+#include "core/error.hpp"
 
 namespace interflow::workloads {
 
@@ -30,12 +30,12 @@ std::vector<std::string_view> split(std::string_view s, char sep) {
 
 }  // namespace
 
-DynamicWorkload read_flow_list(const std::string& path, std::uint32_t endpoints) {
+FlowWorkload read_flow_list(const std::string& path, std::uint32_t endpoints) {
   std::ifstream in(path);
   if (!in)
     throw InputError(path +
                      ": cannot read the flow list (expected a CSV file: src,dst,bytes,start_time[,class][,after])");
-  DynamicWorkload w;
+  FlowWorkload w;
   std::vector<std::vector<FlowId>> after;
   std::string line;
   std::size_t number = 0;

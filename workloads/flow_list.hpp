@@ -7,11 +7,11 @@
 // line naming the columns (starting with "src") is skipped. Errors name the file and line.
 #include <string>
 
-#include "engine/dynamic_engine.hpp"
+#include "core/flow_workload.hpp"
 
 namespace interflow::workloads {
 
 // `endpoints` bounds the ids (the network's endpoint count).
-DynamicWorkload read_flow_list(const std::string& path, std::uint32_t endpoints);
+FlowWorkload read_flow_list(const std::string& path, std::uint32_t endpoints);
 
 }  // namespace interflow::workloads

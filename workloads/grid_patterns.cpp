@@ -1,6 +1,6 @@
 // Patterns defined on a grid of endpoints (dimension 0 fastest): nearest neighbour and tornado
 // (Dally & Towles, "Principles and Practices of Interconnection Networks", §3.2).
-#include "engine/error.hpp"
+#include "core/error.hpp"
 #include "workloads/pattern.hpp"
 
 namespace interflow::workloads {

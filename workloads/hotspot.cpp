@@ -4,8 +4,8 @@
 #include <cmath>
 #include <numeric>
 
-#include "engine/error.hpp"
-#include "engine/random.hpp"
+#include "core/error.hpp"
+#include "core/random.hpp"
 #include "workloads/pattern.hpp"
 
 namespace interflow::workloads {

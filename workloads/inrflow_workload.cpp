@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <map>
 
-#include "engine/error.hpp"
+#include "core/error.hpp"
 #include "workloads/text_lines.hpp"
 
 namespace interflow::workloads {

@@ -1,6 +1,6 @@
 #include "workloads/pattern.hpp"
 
-#include "engine/error.hpp"
+#include "core/error.hpp"
 
 namespace interflow::workloads {
 

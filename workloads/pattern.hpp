@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/flows.hpp"
-#include "engine/registry.hpp"
+#include "core/flows.hpp"
+#include "core/registry.hpp"
 
 namespace interflow::workloads {
 

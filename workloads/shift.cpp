@@ -1,5 +1,5 @@
 // Shift permutation: every endpoint sends to the endpoint a fixed id offset away.
-#include "engine/error.hpp"
+#include "core/error.hpp"
 #include "workloads/pattern.hpp"
 
 namespace interflow::workloads {

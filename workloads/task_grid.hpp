@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "engine/params.hpp"
-#include "engine/types.hpp"
+#include "core/params.hpp"
+#include "core/types.hpp"
 #include "workloads/application.hpp"
 
 namespace interflow::workloads {

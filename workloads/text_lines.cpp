@@ -3,7 +3,7 @@
 #include <charconv>
 #include <cmath>
 
-#include "engine/error.hpp"
+#include "core/error.hpp"
 
 namespace interflow::workloads {
 

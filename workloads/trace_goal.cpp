@@ -6,7 +6,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "engine/error.hpp"
+#include "core/error.hpp"
 #include "workloads/text_lines.hpp"
 #include "workloads/traces.hpp"
 

@@ -2,7 +2,7 @@
 #include <algorithm>
 #include <string>
 
-#include "engine/error.hpp"
+#include "core/error.hpp"
 #include "workloads/text_lines.hpp"
 #include "workloads/traces.hpp"
 

@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/error.hpp"
+#include "core/error.hpp"
 #include "workloads/text_lines.hpp"
 #include "workloads/traces.hpp"
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/error.hpp"
+#include "core/error.hpp"
 #include "workloads/traces.hpp"
 
 namespace interflow::workloads {

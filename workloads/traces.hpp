@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/op_graph.hpp"
+#include "core/op_graph.hpp"
 #include "workloads/collectives.hpp"
 
 namespace interflow::workloads {

@@ -1,7 +1,7 @@
 // Uniform random traffic: every endpoint sends `flows_per_endpoint` flows (or `flows` in total,
 // sources drawn uniformly), each to a destination drawn uniformly among the other endpoints.
-#include "engine/error.hpp"
-#include "engine/random.hpp"
+#include "core/error.hpp"
+#include "core/random.hpp"
 #include "workloads/pattern.hpp"
 
 namespace interflow::workloads {

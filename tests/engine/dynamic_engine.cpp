@@ -2,31 +2,34 @@
 // together on a dumbbell, the textbook schedule of staggered flows on a shared link, a parking lot,
 // dependencies; the incremental re-solve against a solve from scratch after every batch; the first
 // completion against the static engine's max-min rates; malformed workloads.
-#include "engine/dynamic_engine.hpp"
+#include "tests/support/run_support.hpp"
 
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <string>
 
-#include "engine/error.hpp"
-#include "engine/random.hpp"
-#include "engine/static_engine.hpp"
+#include "core/error.hpp"
+#include "core/random.hpp"
+#include "engine/flow/static_engine.hpp"
 #include "tests/support/test_support.hpp"
 
 using namespace interflow;
+using namespace interflow::flow;
+using maxmin::ClassPolicy;
+using maxmin::make_class_policy;
 
 namespace {
 
 std::string fixture(const std::string& name) { return std::string(INTERFLOW_SOURCE_DIR) + "/tests/fixtures/" + name; }
 
-DynamicResult run(const Topology& topology, const std::string& routing, const DynamicWorkload& w, bool verify = true,
+TransportResult run(const Topology& topology, const std::string& routing, const FlowWorkload& w, bool verify = true,
                   const ClassPolicy& policy = {}) {
   auto r = test::build_routing(routing, topology);
-  DynamicOptions o;
+  flow::FlowTransportOptions o;
   o.verify = verify;
   o.policy = policy;
-  DynamicResult result = DynamicEngine(topology.network(), *r).run(w, o);
+  TransportResult result = test::run_flows(topology.network(), *r, w, o);
   CHECK(result.max_verify_error < 1e-9);
   return result;
 }
@@ -37,9 +40,9 @@ constexpr double kMB = 1e6;
 
 TEST_CASE("dynamic: a single flow is delivered after its path latency plus size over capacity") {
   auto t = test::build_topology("graph:file=" + fixture("dumbbell.ifg"));
-  DynamicWorkload w;
+  FlowWorkload w;
   w.add(0, 2, kMB, 0.5);  // e0 -> e2 across the 10 Gbit/s cable (500 ns), access links 100 ns each
-  const DynamicResult r = run(*t, "bfs", w);
+  const TransportResult r = run(*t, "bfs", w);
   CHECK(r.state[0] == FlowState::Delivered);
   CHECK(r.start_s[0] == doctest::Approx(0.5));
   CHECK(r.transfer_end_s[0] == doctest::Approx(0.5 + 8e6 / 10e9).epsilon(1e-12));
@@ -56,12 +59,12 @@ TEST_CASE("dynamic: a single flow is delivered after its path latency plus size 
 
 TEST_CASE("dynamic: equal flows sharing the dumbbell cable finish together") {
   auto t = test::build_topology("graph:file=" + fixture("dumbbell.ifg"));
-  DynamicWorkload w;
+  FlowWorkload w;
   w.add(0, 2, kMB, 0);
   w.add(1, 3, kMB, 0);
   w.add(0, 3, kMB, 0);
   w.add(4, 5, kMB, 0);  // the unrelated pair: its 25 Gbit/s access link alone
-  const DynamicResult r = run(*t, "bfs", w);
+  const TransportResult r = run(*t, "bfs", w);
   for (FlowId f = 0; f < 3; ++f) CHECK(r.transfer_end_s[f] == doctest::Approx(3 * 8e6 / 10e9).epsilon(1e-12));
   CHECK(r.transfer_end_s[3] == doctest::Approx(8e6 / 25e9).epsilon(1e-12));
 }
@@ -71,10 +74,10 @@ TEST_CASE("dynamic: a flow arriving on a busy link gets the textbook piecewise s
   // A (1 MB) alone from 0, B (1 MB) from t1 on the same 10 Gbit/s cable: A sends C t1 alone, then both
   // get C/2 until A ends at t1 + 2 (S - C t1) / C; B ends t1 later, alone.
   const double c = 10e9, s = 8e6, t1 = 200e-6;
-  DynamicWorkload w;
+  FlowWorkload w;
   w.add(0, 2, kMB, 0);
   w.add(1, 3, kMB, t1);
-  const DynamicResult r = run(*t, "bfs", w);
+  const TransportResult r = run(*t, "bfs", w);
   const double a_end = t1 + 2 * (s - c * t1) / c;
   CHECK(r.transfer_end_s[0] == doctest::Approx(a_end).epsilon(1e-12));
   CHECK(r.transfer_end_s[1] == doctest::Approx(a_end + t1).epsilon(1e-12));
@@ -83,12 +86,12 @@ TEST_CASE("dynamic: a flow arriving on a busy link gets the textbook piecewise s
 
 TEST_CASE("dynamic: a parking lot shares every hop half and half") {
   auto t = test::build_topology("graph:file=" + fixture("parking_lot.ifg"));
-  DynamicWorkload w;
+  FlowWorkload w;
   w.add(0, 3, kMB, 0);  // the long flow over three 1 Gbit/s hops
   w.add(0, 1, kMB, 0);
   w.add(1, 2, kMB, 0);
   w.add(2, 3, kMB, 0);
-  const DynamicResult r = run(*t, "bfs", w);
+  const TransportResult r = run(*t, "bfs", w);
   for (FlowId f = 0; f < 4; ++f) CHECK(r.transfer_end_s[f] == doctest::Approx(2 * 8e6 / 1e9).epsilon(1e-12));
 }
 
@@ -99,21 +102,21 @@ TEST_CASE("dynamic: a parking lot shares every hop half and half") {
 //   FP: App flows C/3 each, done at 3S/C, I/O waits and then takes all of C, done at 4S/C.
 TEST_CASE("dynamic: the class policies NP BA and FP reproduce INRFlow Fig. 1") {
   auto t = test::build_topology("graph:file=" + fixture("dumbbell.ifg"));
-  DynamicWorkload w;
+  FlowWorkload w;
   for (EndpointId s : {0, 1, 0}) w.add(s, 2, kMB, 0);
   w.add(1, 3, kMB, 0);
   w.service_class = {0, 0, 0, 1};
   const double unit = 8e6 / 10e9;  // S / C
-  const DynamicResult np = run(*t, "bfs", w, true, make_class_policy("np", {}, {}, 2));
+  const TransportResult np = run(*t, "bfs", w, true, make_class_policy("np", {}, {}, 2));
   for (FlowId f = 0; f < 4; ++f) CHECK(np.transfer_end_s[f] == doctest::Approx(4 * unit).epsilon(1e-9));
-  const DynamicResult ba = run(*t, "bfs", w, true, make_class_policy("ba", {0.5, 0.5}, {}, 2));
+  const TransportResult ba = run(*t, "bfs", w, true, make_class_policy("ba", {0.5, 0.5}, {}, 2));
   CHECK(ba.transfer_end_s[3] == doctest::Approx(2 * unit).epsilon(1e-9));
   for (FlowId f = 0; f < 3; ++f) CHECK(ba.transfer_end_s[f] == doctest::Approx(4 * unit).epsilon(1e-9));
-  const DynamicResult fp = run(*t, "bfs", w, true, make_class_policy("fp", {}, {}, 2));
+  const TransportResult fp = run(*t, "bfs", w, true, make_class_policy("fp", {}, {}, 2));
   for (FlowId f = 0; f < 3; ++f) CHECK(fp.transfer_end_s[f] == doctest::Approx(3 * unit).epsilon(1e-9));
   CHECK(fp.transfer_end_s[3] == doctest::Approx(4 * unit).epsilon(1e-9));
   // Priorities can be given in any order: the I/O class first.
-  const DynamicResult io_first = run(*t, "bfs", w, true, make_class_policy("fp", {}, {1, 0}, 2));
+  const TransportResult io_first = run(*t, "bfs", w, true, make_class_policy("fp", {}, {1, 0}, 2));
   CHECK(io_first.transfer_end_s[3] == doctest::Approx(unit).epsilon(1e-9));
   for (FlowId f = 0; f < 3; ++f) CHECK(io_first.transfer_end_s[f] == doctest::Approx(4 * unit).epsilon(1e-9));
 }
@@ -125,17 +128,17 @@ TEST_CASE("dynamic: the class policies NP BA and FP reproduce INRFlow Fig. 1") {
 // Under FP the same class 0 would finish at 2S/C.
 TEST_CASE("dynamic: a capped priority class keeps its cap while others want the link and all of it otherwise") {
   auto t = test::build_topology("graph:file=" + fixture("dumbbell.ifg"));
-  DynamicWorkload w;
+  FlowWorkload w;
   w.add(0, 2, kMB, 0);
   w.add(1, 2, kMB, 0);
   w.add(0, 3, kMB, 0);
   w.service_class = {0, 0, 1};
   const double unit = 8e6 / 10e9;
-  const DynamicResult q = run(*t, "bfs", w, true, make_class_policy("qos", {0.25, 1.0}, {0, 1}, 2));
+  const TransportResult q = run(*t, "bfs", w, true, make_class_policy("qos", {0.25, 1.0}, {0, 1}, 2));
   CHECK(q.transfer_end_s[2] == doctest::Approx(4 * unit / 3).epsilon(1e-9));
   CHECK(q.transfer_end_s[0] == doctest::Approx(3 * unit).epsilon(1e-9));
   CHECK(q.transfer_end_s[1] == doctest::Approx(3 * unit).epsilon(1e-9));
-  const DynamicResult fp = run(*t, "bfs", w, true, make_class_policy("fp", {}, {}, 2));
+  const TransportResult fp = run(*t, "bfs", w, true, make_class_policy("fp", {}, {}, 2));
   CHECK(fp.transfer_end_s[0] == doctest::Approx(2 * unit).epsilon(1e-9));
   // A flow of a class the policy does not define is refused.
   w.service_class = {0, 0, 2};
@@ -155,12 +158,12 @@ TEST_CASE("dynamic: class policy specifications are checked") {
 
 TEST_CASE("dynamic: a flow waits for the delivery of the flows listed after it") {
   auto t = test::build_topology("graph:file=" + fixture("dumbbell.ifg"));
-  DynamicWorkload w;
+  FlowWorkload w;
   w.add(0, 2, kMB, 0);
   w.add(2, 0, kMB, 0);  // must wait for flow 0's last bit
   w.after_offsets = {0, 0, 1};
   w.after = {0};
-  const DynamicResult r = run(*t, "bfs", w);
+  const TransportResult r = run(*t, "bfs", w);
   CHECK(r.start_s[1] == doctest::Approx(r.finish_s[0]));
   CHECK(r.transfer_end_s[1] == doctest::Approx(r.finish_s[0] + 8e6 / 10e9).epsilon(1e-12));
 }
@@ -168,13 +171,13 @@ TEST_CASE("dynamic: a flow waits for the delivery of the flows listed after it")
 TEST_CASE("dynamic: results come back in the caller's flow order when flows start out of order") {
   auto t = test::build_topology("graph:file=" + fixture("dumbbell.ifg"));
   const Network& net = t->network();
-  DynamicWorkload w;
+  FlowWorkload w;
   w.add(0, 2, kMB, 1.0);  // starts last
   w.add(1, 3, kMB, 0.0);
   w.add(2, 0, kMB, 0.0);  // waits for flow 0
   w.after_offsets = {0, 0, 0, 1};
   w.after = {0};
-  const DynamicResult r = run(*t, "bfs", w);
+  const TransportResult r = run(*t, "bfs", w);
   CHECK(r.start_s[0] == doctest::Approx(1.0));
   CHECK(r.start_s[1] == doctest::Approx(0.0));
   CHECK(r.start_s[2] == doctest::Approx(r.finish_s[0]));
@@ -187,27 +190,27 @@ TEST_CASE("dynamic: results come back in the caller's flow order when flows star
 
 TEST_CASE("dynamic: a phase opens when every flow of the previous phase is delivered") {
   auto t = test::build_topology("graph:file=" + fixture("dumbbell.ifg"));
-  DynamicWorkload w;
+  FlowWorkload w;
   w.add(0, 2, kMB, 0);  // phase 0: two flows sharing the 10 Gbit/s cable, delivered at 1.6 ms + 700 ns
   w.add(1, 3, kMB, 0);
   w.add(4, 5, kMB, 0);    // phase 1: waits for both
   w.add(5, 4, kMB, 0.1);  // phase 1 too, but not before its own start time
   w.add(2, 0, kMB, 0);    // phase 3 (phase 2 is empty): opens with phase 1's end
   w.phase = {0, 0, 1, 1, 3};
-  const DynamicResult r = run(*t, "bfs", w);
+  const TransportResult r = run(*t, "bfs", w);
   const double phase0 = std::max(r.finish_s[0], r.finish_s[1]);
   CHECK(phase0 == doctest::Approx(2 * 8e6 / 10e9 + 700e-9).epsilon(1e-12));
   CHECK(r.start_s[2] == doctest::Approx(phase0));
   CHECK(r.start_s[3] == doctest::Approx(0.1));
   CHECK(r.start_s[4] == doctest::Approx(std::max(r.finish_s[2], r.finish_s[3])));
-  DynamicWorkload backwards;
+  FlowWorkload backwards;
   backwards.add(0, 2, kMB, 0);
   backwards.add(1, 3, kMB, 0);
   backwards.phase = {0, 1};
   backwards.after_offsets = {0, 1, 1};
   backwards.after = {1};
   auto routing = test::build_routing("bfs", *t);
-  CHECK_THROWS_WITH_AS(DynamicEngine(t->network(), *routing).run(backwards, {}), doctest::Contains("later phase"),
+  CHECK_THROWS_WITH_AS(test::run_flows(t->network(), *routing, backwards), doctest::Contains("later phase"),
                        InputError);
 }
 
@@ -216,7 +219,7 @@ TEST_CASE("dynamic: the first flows to finish do so at the static engine's max-m
     CAPTURE(spec);
     auto t = test::build_topology(spec);
     const Network& net = t->network();
-    DynamicWorkload w;
+    FlowWorkload w;
     Rng rng(7);
     for (EndpointId e = 0; e < net.num_endpoints(); ++e) {
       EndpointId d = static_cast<EndpointId>(rng.below(net.num_endpoints() - 1));
@@ -224,8 +227,8 @@ TEST_CASE("dynamic: the first flows to finish do so at the static engine's max-m
       w.add(e, d, kMB, 0);
     }
     auto routing = test::build_routing(t->default_routing(), *t);
-    const StaticResult s = StaticEngine(net, *routing).run(w.flows, StaticOptions{});
-    const DynamicResult r = DynamicEngine(net, *routing).run(w, DynamicOptions{});
+    const flow::StaticResult s = flow::StaticEngine(net, *routing).run(w.flows, flow::StaticOptions{});
+    const TransportResult r = test::run_flows(net, *routing, w);
     const double fastest = *std::max_element(s.flow_rate_gbps.begin(), s.flow_rate_gbps.end());
     const double first = *std::min_element(r.transfer_end_s.begin(), r.transfer_end_s.end());
     CHECK(first == doctest::Approx(8e6 / (fastest * 1e9)).epsilon(1e-9));
@@ -242,14 +245,14 @@ TEST_CASE("dynamic: incremental re-solves equal solves from scratch on random ar
       CAPTURE(routing);
       auto t = test::build_topology(spec);
       const Network& net = t->network();
-      DynamicWorkload w;
+      FlowWorkload w;
       Rng rng(11);
       for (int i = 0; i < 600; ++i) {
         const auto s = static_cast<EndpointId>(rng.below(net.num_endpoints()));
         const auto d = static_cast<EndpointId>(rng.below(net.num_endpoints()));
         w.add(s, d, (0.1 + rng.uniform()) * kMB, rng.uniform() * 2e-3);
       }
-      const DynamicResult r = run(*t, routing == "default" ? t->default_routing() : routing, w, true);
+      const TransportResult r = run(*t, routing == "default" ? t->default_routing() : routing, w, true);
       CHECK(r.max_verify_error < 1e-9);
       for (FlowId f = 0; f < w.size(); ++f) REQUIRE(r.state[f] != FlowState::Blocked);
     }
@@ -259,7 +262,7 @@ TEST_CASE("dynamic: incremental re-solves equal solves from scratch on random ar
 TEST_CASE("dynamic: under every class policy incremental re-solves equal the policy solved from scratch") {
   auto t = test::build_topology("fattree:k=4,n=3");
   const Network& net = t->network();
-  DynamicWorkload w;
+  FlowWorkload w;
   Rng rng(5);
   for (int i = 0; i < 400; ++i) {
     const auto s = static_cast<EndpointId>(rng.below(net.num_endpoints()));
@@ -271,10 +274,10 @@ TEST_CASE("dynamic: under every class policy incremental re-solves equal the pol
                                     make_class_policy("qos", {0.3, 1.0, 0.5}, {0, 1, 1}, 3)}) {
     CAPTURE(policy.name);
     auto r = test::build_routing("ecmp", *t);
-    DynamicOptions o;
+    flow::FlowTransportOptions o;
     o.verify = true;
     o.policy = policy;
-    const DynamicResult result = DynamicEngine(net, *r).run(w, o);
+    const TransportResult result = test::run_flows(net, *r, w, o);
     CHECK(result.max_verify_error < 1e-6);
     for (FlowId f = 0; f < w.size(); ++f) REQUIRE(result.state[f] != FlowState::Blocked);
   }
@@ -283,17 +286,44 @@ TEST_CASE("dynamic: under every class policy incremental re-solves equal the pol
 TEST_CASE("dynamic: malformed workloads are refused naming the problem") {
   auto t = test::build_topology("graph:file=" + fixture("dumbbell.ifg"));
   auto routing = test::build_routing("bfs", *t);
-  const DynamicEngine engine(t->network(), *routing);
-  DynamicWorkload negative;
+  const auto engine_run = [&](const FlowWorkload& w) { return test::run_flows(t->network(), *routing, w); };
+  FlowWorkload negative;
   negative.add(0, 2, -1, 0);
-  CHECK_THROWS_WITH_AS(engine.run(negative, {}), doctest::Contains("size"), InputError);
-  DynamicWorkload beyond;
+  CHECK_THROWS_WITH_AS(engine_run(negative), doctest::Contains("size"), InputError);
+  FlowWorkload beyond;
   beyond.add(0, 99, 1, 0);
-  CHECK_THROWS_WITH_AS(engine.run(beyond, {}), doctest::Contains("endpoint"), InputError);
-  DynamicWorkload cycle;
+  CHECK_THROWS_WITH_AS(engine_run(beyond), doctest::Contains("endpoint"), InputError);
+  FlowWorkload cycle;
   cycle.add(0, 2, 1, 0);
   cycle.add(2, 0, 1, 0);
   cycle.after_offsets = {0, 1, 2};
   cycle.after = {1, 0};
-  CHECK_THROWS_WITH_AS(engine.run(cycle, {}), doctest::Contains("cycle"), InputError);
+  CHECK_THROWS_WITH_AS(engine_run(cycle), doctest::Contains("cycle"), InputError);
+}
+
+TEST_CASE("dynamic: the time series carries exactly the bytes delivered") {
+  // The aggregate rate averaged over each bin, times the bin, summed: every byte once, whatever the
+  // bins' boundaries (a segment starting on a boundary once lost the rest of its bin).
+  auto t = test::build_topology("fattree:k=4,n=3");
+  const Network& net = t->network();
+  FlowWorkload w;
+  Rng rng(3);
+  double bytes = 0;
+  for (int i = 0; i < 500; ++i) {
+    const auto s = static_cast<EndpointId>(rng.below(net.num_endpoints()));
+    auto d = static_cast<EndpointId>(rng.below(net.num_endpoints() - 1));
+    if (d >= s) ++d;
+    w.add(s, d, (0.1 + rng.uniform()) * kMB, i < 250 ? 0.0 : rng.uniform() * 1e-3);
+    bytes += w.bytes.back();
+  }
+  for (const std::uint32_t bins : {1u, 7u, 200u, 5000u}) {
+    CAPTURE(bins);
+    auto routing = test::build_routing("ecmp", *t);
+    flow::FlowTransportOptions o;
+    o.series_bins = bins;
+    const TransportResult r = test::run_flows(net, *routing, w, o);
+    double carried = 0;
+    for (double gbps : r.series_gbps) carried += gbps * 1e9 / 8 * r.bin_s;
+    CHECK(carried == doctest::Approx(bytes).epsilon(1e-9));
+  }
 }

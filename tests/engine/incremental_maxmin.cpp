@@ -1,18 +1,19 @@
 // The incremental max-min solver against a solve from scratch (engine/maxmin.hpp) after every batch of
 // random activations, deactivations and capacity changes, on random small problems with random weights;
 // the class policies (engine/classed_maxmin.hpp) against the same policy solved level by level from scratch.
-#include "engine/incremental_maxmin.hpp"
+#include "engine/maxmin/incremental_maxmin.hpp"
 
 #include <doctest/doctest.h>
 
 #include <cmath>
 #include <vector>
 
-#include "engine/classed_maxmin.hpp"
-#include "engine/maxmin.hpp"
-#include "engine/random.hpp"
+#include "engine/maxmin/classed_maxmin.hpp"
+#include "engine/maxmin/maxmin.hpp"
+#include "core/random.hpp"
 
 using namespace interflow;
+using namespace interflow::maxmin;
 
 namespace {
 

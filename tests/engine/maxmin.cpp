@@ -1,7 +1,7 @@
 // MaxMinSolver on hand-made problems with textbook answers (Bertsekas & Gallager, Data Networks,
 // §6.5.2), and on random problems checked against the defining property of max-min fairness and
 // against a plain quadratic progressive-filling reference.
-#include "engine/maxmin.hpp"
+#include "engine/maxmin/maxmin.hpp"
 
 #include <doctest/doctest.h>
 
@@ -11,9 +11,10 @@
 #include <limits>
 #include <vector>
 
-#include "engine/random.hpp"
+#include "core/random.hpp"
 
 using namespace interflow;
+using namespace interflow::maxmin;
 
 namespace {
 

@@ -9,12 +9,13 @@
 #include <vector>
 
 #include "cli/static_run.hpp"
-#include "engine/analysis.hpp"
-#include "engine/error.hpp"
+#include "core/analysis.hpp"
+#include "core/error.hpp"
 #include "tests/support/test_support.hpp"
 #include "workloads/bisection.hpp"
 
 using namespace interflow;
+using namespace interflow::flow;
 
 namespace {
 

@@ -9,7 +9,7 @@
 #include <fstream>
 #include <string>
 
-#include "engine/error.hpp"
+#include "core/error.hpp"
 
 namespace interflow::fuzz {
 

@@ -13,15 +13,16 @@
 #include <string>
 #include <vector>
 
-#include "engine/failures.hpp"
-#include "engine/random.hpp"
-#include "engine/static_engine.hpp"
+#include "core/failures.hpp"
+#include "core/random.hpp"
+#include "engine/flow/static_engine.hpp"
 #include "routing/registry.hpp"
 #include "tests/support/test_support.hpp"
 #include "topologies/registry.hpp"
 #include "topologies/torus.hpp"
 
 using namespace interflow;
+using namespace interflow::flow;
 
 namespace {
 

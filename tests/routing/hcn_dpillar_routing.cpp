@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/error.hpp"
+#include "core/error.hpp"
 #include "routing/registry.hpp"
 #include "tests/support/test_support.hpp"
 #include "topologies/dpillar.hpp"

@@ -5,13 +5,14 @@
 #include <string>
 #include <vector>
 
-#include "engine/error.hpp"
-#include "engine/static_engine.hpp"
+#include "core/error.hpp"
+#include "engine/flow/static_engine.hpp"
 #include "routing/registry.hpp"
 #include "tests/support/test_support.hpp"
 #include "topologies/hyperx.hpp"
 
 using namespace interflow;
+using namespace interflow::flow;
 
 namespace {
 

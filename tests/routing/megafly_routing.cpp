@@ -7,12 +7,13 @@
 #include <string>
 #include <vector>
 
-#include "engine/error.hpp"
-#include "engine/static_engine.hpp"
+#include "core/error.hpp"
+#include "engine/flow/static_engine.hpp"
 #include "tests/support/test_support.hpp"
 #include "topologies/megafly.hpp"
 
 using namespace interflow;
+using namespace interflow::flow;
 
 namespace {
 

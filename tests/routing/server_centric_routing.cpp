@@ -9,14 +9,15 @@
 #include <string>
 #include <vector>
 
-#include "engine/error.hpp"
-#include "engine/static_engine.hpp"
+#include "core/error.hpp"
+#include "engine/flow/static_engine.hpp"
 #include "routing/registry.hpp"
 #include "tests/support/test_support.hpp"
 #include "topologies/recursive_dcn.hpp"
 #include "topologies/registry.hpp"
 
 using namespace interflow;
+using namespace interflow::flow;
 
 namespace {
 

@@ -6,16 +6,17 @@
 #include <string>
 #include <vector>
 
-#include "engine/error.hpp"
-#include "engine/failures.hpp"
-#include "engine/random.hpp"
-#include "engine/static_engine.hpp"
+#include "core/error.hpp"
+#include "core/failures.hpp"
+#include "core/random.hpp"
+#include "engine/flow/static_engine.hpp"
 #include "routing/registry.hpp"
 #include "tests/support/test_support.hpp"
 #include "topologies/registry.hpp"
 #include "topologies/tree.hpp"
 
 using namespace interflow;
+using namespace interflow::flow;
 
 namespace {
 

@@ -8,9 +8,10 @@
 #include <fstream>
 #include <set>
 
-#include "engine/error.hpp"
+#include "core/error.hpp"
 #include "scheduler/network_aware.hpp"
 #include "tests/support/app_support.hpp"
+#include "tests/support/run_support.hpp"
 
 using namespace interflow;
 using namespace interflow::scheduler;
@@ -120,7 +121,7 @@ TEST_CASE("task mapping: consecutive and random and from a file") {
   const std::vector<Job> jobs{j};
   const std::vector<std::vector<std::uint32_t>> held{{6, 1, 4, 3}};
   const auto placement = [&](const std::string& m) {
-    NetworkRunner runner(t->network(), *routing, test::app_registries().apps, settings, jobs, {"nbody:bytes=1e4"}, 8,
+    NetworkRunner runner(t->network(), test::flow_transports(t->network(), *routing), test::app_registries().apps, settings, jobs, {"nbody:bytes=1e4"}, 8,
                          {}, m, 1);
     runner.start(0, {0}, held);
     return runner.applications()[0].placement;

@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include "tests/support/app_support.hpp"
+#include "tests/support/run_support.hpp"
 
 using namespace interflow;
 using namespace interflow::scheduler;
@@ -27,7 +28,7 @@ Run run_network(const std::string& topology, std::vector<Job> jobs, const std::v
   workloads::AppSettings settings;
   settings.endpoint_gbps = 10;
   settings.patterns = &test::app_registries().patterns;
-  NetworkRunner runner(t->network(), *routing, test::app_registries().apps, settings, jobs,
+  NetworkRunner runner(t->network(), test::flow_transports(t->network(), *routing), test::app_registries().apps, settings, jobs,
                        assign_applications(jobs, mix), nodes, {});
   runner.set_estimates(jobs, 1.0);
   ScheduleOptions o;
@@ -95,7 +96,7 @@ TEST_CASE("network-aware scheduling: run times equal one simulation of every job
       "easy", "random");
   const auto t = test::build_topology(dumbbell);
   const auto routing = test::build_routing("bfs", *t);
-  const TaskResult all = TaskEngine(t->network(), *routing).run(r.apps, {});
+  const drivers::RunResult all = test::run_apps(t->network(), *routing, r.apps, {});
   bool shared = false;
   for (std::size_t j = 0; j < jobs.size(); ++j) {
     CAPTURE(j);

@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <fstream>
 
-#include "engine/error.hpp"
+#include "core/error.hpp"
 #include "scheduler/schedule.hpp"
 #include "scheduler/swf.hpp"
 

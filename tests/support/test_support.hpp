@@ -11,12 +11,12 @@
 #include <string>
 #include <vector>
 
-#include "engine/error.hpp"
-#include "engine/flows.hpp"
-#include "engine/network.hpp"
-#include "engine/params.hpp"
-#include "engine/paths.hpp"
-#include "engine/topology.hpp"
+#include "core/error.hpp"
+#include "core/flows.hpp"
+#include "core/network.hpp"
+#include "core/params.hpp"
+#include "core/paths.hpp"
+#include "core/topology.hpp"
 #include "routing/registry.hpp"
 #include "topologies/registry.hpp"
 

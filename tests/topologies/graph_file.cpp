@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/error.hpp"
+#include "core/error.hpp"
 #include "tests/support/test_support.hpp"
 #include "topologies/export.hpp"
 #include "topologies/registry.hpp"

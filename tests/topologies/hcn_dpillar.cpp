@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <string>
 
-#include "engine/analysis.hpp"
-#include "engine/error.hpp"
+#include "core/analysis.hpp"
+#include "core/error.hpp"
 #include "tests/support/test_support.hpp"
 #include "topologies/dpillar.hpp"
 #include "topologies/hcn.hpp"

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/analysis.hpp"
-#include "engine/error.hpp"
+#include "core/analysis.hpp"
+#include "core/error.hpp"
 #include "tests/support/test_support.hpp"
 
 using namespace interflow;

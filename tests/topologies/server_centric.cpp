@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/analysis.hpp"
-#include "engine/error.hpp"
+#include "core/analysis.hpp"
+#include "core/error.hpp"
 #include "tests/support/test_support.hpp"
 #include "topologies/bcube.hpp"
 #include "topologies/recursive_dcn.hpp"

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <set>
 
-#include "engine/error.hpp"
-#include "engine/graph_engine.hpp"
+#include "core/error.hpp"
+#include "tests/support/run_support.hpp"
 #include "tests/support/app_support.hpp"
 
 using namespace interflow;
@@ -151,9 +151,9 @@ TEST_CASE("applications: every kernel runs to completion on a fat tree") {
   for (const std::string& spec : every_kernel()) {
     CAPTURE(spec);
     const Application app = test::make_app(spec);
-    TaskOptions o;
-    o.dynamic.verify = true;
-    const TaskResult r = TaskEngine(t->network(), *routing).run({app}, o);
+    test::RunOptions o;
+    o.flow.verify = true;
+    const drivers::RunResult r = test::run_apps(t->network(), *routing, {app}, o);
     CHECK(r.blocked.empty());
     CHECK(r.unreceived_messages == 0);
     CHECK(r.apps[0].complete);
@@ -171,9 +171,9 @@ TEST_CASE("applications: a torus MapReduce incast keeps exact max-min rates") {
   for (const std::string at : {"even", "random"}) {
     CAPTURE(at);
     const Application app = test::make_app("mapreduce:tasks=64,reducers=6,reducers_at=" + at);
-    TaskOptions o;
-    o.dynamic.verify = true;
-    const TaskResult r = TaskEngine(t->network(), *routing).run({app}, o);
+    test::RunOptions o;
+    o.flow.verify = true;
+    const drivers::RunResult r = test::run_apps(t->network(), *routing, {app}, o);
     CHECK(r.apps[0].complete);
     CHECK(r.apps[0].messages == 63 + 63 * 6 - 6 + 6);
     CHECK(r.flows.batches > 50);
@@ -181,29 +181,31 @@ TEST_CASE("applications: a torus MapReduce incast keeps exact max-min rates") {
   }
 }
 
-TEST_CASE("applications: every kernel keeps its timing as an operation graph") {
-  // The graph form of a program (engine/op_graph.hpp) run by the graph engine must give every task
-  // the finish time the task engine gives it: the graph engine replays traces with this semantics.
+TEST_CASE("applications: every kernel keeps its timing with its sends held in program order") {
+  // A limit of messages in flight makes the graph form of a program wait for the start of each isend
+  // before the task's next operation (core/op_graph.hpp append_program); with a limit no task reaches,
+  // those extra dependencies must change no time.
   auto t = test::build_topology("fattree:k=4,n=3");
   auto routing = test::build_routing("ecmp", *t);
   for (const std::string& spec : every_kernel()) {
     CAPTURE(spec);
     const Application app = test::make_app(spec);
-    TaskOptions o;
-    o.cpu_scale = 1.5;
-    const TaskResult direct = TaskEngine(t->network(), *routing).run({app}, o);
-    const TaskResult graph = GraphEngine(t->network(), *routing).run({as_graph(app)}, o);
-    CHECK(graph.blocked.empty());
-    CHECK(graph.unreceived_messages == 0);
-    REQUIRE(graph.task_finish_s.size() == direct.task_finish_s.size());
+    test::RunOptions o;
+    o.driver.cpu_scale = 1.5;
+    const drivers::RunResult direct = test::run_apps(t->network(), *routing, {app}, o);
+    o.driver.max_in_flight = 1u << 30;
+    const drivers::RunResult ordered = test::run_apps(t->network(), *routing, {app}, o);
+    CHECK(ordered.blocked.empty());
+    CHECK(ordered.unreceived_messages == 0);
+    REQUIRE(ordered.task_finish_s.size() == direct.task_finish_s.size());
     for (std::size_t k = 0; k < direct.task_finish_s.size(); ++k) {
       CAPTURE(k);
-      CHECK(graph.task_finish_s[k] == doctest::Approx(direct.task_finish_s[k]).epsilon(1e-9));
-      CHECK(graph.task_compute_s[k] == doctest::Approx(direct.task_compute_s[k]).epsilon(1e-12));
+      CHECK(ordered.task_finish_s[k] == doctest::Approx(direct.task_finish_s[k]).epsilon(1e-9));
+      CHECK(ordered.task_compute_s[k] == doctest::Approx(direct.task_compute_s[k]).epsilon(1e-12));
     }
-    CHECK(graph.apps[0].messages == direct.apps[0].messages);
-    CHECK(graph.apps[0].runtime_s() == doctest::Approx(direct.apps[0].runtime_s()).epsilon(1e-9));
-    CHECK(graph.apps[0].max_latency_s == doctest::Approx(direct.apps[0].max_latency_s).epsilon(1e-9));
+    CHECK(ordered.apps[0].messages == direct.apps[0].messages);
+    CHECK(ordered.apps[0].runtime_s() == doctest::Approx(direct.apps[0].runtime_s()).epsilon(1e-9));
+    CHECK(ordered.apps[0].max_latency_s == doctest::Approx(direct.apps[0].max_latency_s).epsilon(1e-9));
   }
 }
 
@@ -212,7 +214,7 @@ TEST_CASE("applications: a recursive-doubling allreduce among 8 tasks takes 3 ex
   auto t = test::build_topology(test::star_topology());
   auto routing = test::build_routing("bfs", *t);
   const Application app = test::make_app("collective:op=allreduce,alg=recdoubling,tasks=8,bytes=1e5", 8);
-  const TaskResult r = TaskEngine(t->network(), *routing).run({app}, {});
+  const drivers::RunResult r = test::run_apps(t->network(), *routing, {app}, {});
   REQUIRE(r.blocked.empty());
   CHECK(r.apps[0].messages == 8 * 3);
   CHECK(r.apps[0].runtime_s() == doctest::Approx(3 * (8e5 / 10e9 + 200e-9)).epsilon(1e-9));

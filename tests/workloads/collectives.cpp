@@ -20,8 +20,8 @@
 #include <tuple>
 #include <vector>
 
-#include "engine/error.hpp"
-#include "engine/program.hpp"
+#include "core/error.hpp"
+#include "core/program.hpp"
 
 using namespace interflow;
 using namespace interflow::workloads;

@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "engine/error.hpp"
+#include "core/error.hpp"
 #include "tests/support/test_support.hpp"
 
 using namespace interflow;
@@ -19,7 +19,7 @@ TEST_CASE("flow list: columns and optional class and after with comments and a h
                             "1, 2 ,2e6,0.5,3   # trailing comment\n"
                             "2,0,0,1.25,,0;1\n"
                             "3,3,10,2,1,2 1\n");
-  const DynamicWorkload w = workloads::read_flow_list(file.path(), 4);
+  const FlowWorkload w = workloads::read_flow_list(file.path(), 4);
   REQUIRE(w.size() == 4);
   CHECK(w.flows.src[1] == 1);
   CHECK(w.flows.dst[1] == 2);

@@ -8,8 +8,9 @@
 #include <map>
 #include <set>
 
-#include "engine/error.hpp"
+#include "core/error.hpp"
 #include "tests/support/app_support.hpp"
+#include "tests/support/run_support.hpp"
 
 using namespace interflow;
 using namespace interflow::workloads;
@@ -71,7 +72,7 @@ TEST_CASE("background jobs: the injection rate sets the gap between messages") {
   auto t = test::build_topology(test::star_topology());
   auto routing = test::build_routing("bfs", *t);
   const Application app = test::make_app("uniform_bg:tasks=2,bytes=1e6,rate=0.5,messages=3", 8);
-  const TaskResult r = TaskEngine(t->network(), *routing).run({app}, {});
+  const drivers::RunResult r = test::run_apps(t->network(), *routing, {app}, {});
   REQUIRE(r.blocked.empty());
   CHECK(r.apps[0].messages == 6);
   CHECK(r.apps[0].runtime_s() == doctest::Approx(2 * 1.6e-3 + 0.8e-3 + 200e-9).epsilon(1e-9));

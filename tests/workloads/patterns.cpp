@@ -7,7 +7,7 @@
 #include <numeric>
 #include <set>
 
-#include "engine/error.hpp"
+#include "core/error.hpp"
 #include "workloads/bisection.hpp"
 #include "workloads/pattern.hpp"
 

@@ -9,8 +9,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "engine/error.hpp"
-#include "engine/graph_engine.hpp"
+#include "core/error.hpp"
+#include "tests/support/run_support.hpp"
 #include "tests/support/app_support.hpp"
 #include "workloads/inrflow_workload.hpp"
 
@@ -25,21 +25,21 @@ std::string fixture(const std::string& name) {
 
 // Runs application specs on the star (8 endpoints, 10 Gbit/s, 100 ns links): a 1000-byte message
 // alone takes 0.8 us to leave and is delivered 0.2 us later.
-TaskResult run_on_star(const std::vector<std::string>& specs, double cpu_scale = 1) {
+drivers::RunResult run_on_star(const std::vector<std::string>& specs, double cpu_scale = 1) {
   static const auto t = test::build_topology(test::star_topology());
   static const auto routing = test::build_routing("bfs", *t);
-  std::vector<GraphApplication> apps;
+  std::vector<Application> apps;
   workloads::EndpointPool pool(8);
   for (std::size_t a = 0; a < specs.size(); ++a) {
     workloads::AppSettings s;
     s.endpoint_gbps = 10;
-    apps.push_back(as_graph(workloads::make_application(test::app_registries().apps, Spec::parse(specs[a], "test"),
-                                                        static_cast<std::uint32_t>(a), pool, s)));
+    apps.push_back(workloads::make_application(test::app_registries().apps, Spec::parse(specs[a], "test"),
+                                               static_cast<std::uint32_t>(a), pool, s));
   }
-  TaskOptions o;
-  o.cpu_scale = cpu_scale;
-  o.dynamic.verify = true;
-  return GraphEngine(t->network(), *routing).run(apps, o);
+  test::RunOptions o;
+  o.driver.cpu_scale = cpu_scale;
+  o.flow.verify = true;
+  return test::run_apps(t->network(), *routing, apps, o);
 }
 
 constexpr double us = 1e-6;
@@ -65,7 +65,7 @@ std::string error_of(const std::function<void()>& f) {
 }  // namespace
 
 TEST_CASE("traces: a GOAL token ring passes the token round with 1 us of computation per hop") {
-  const TaskResult r = run_on_star({"goal:file=" + fixture("token_ring.goal")});
+  const drivers::RunResult r = run_on_star({"goal:file=" + fixture("token_ring.goal")});
   REQUIRE(r.blocked.empty());
   // Hops: 0 -> 1 delivered at 1.0; 1 computes to 2.0, delivered at 3.0; 2 -> 3 at 5.0; 3 -> 0 at 7.0.
   CHECK(r.apps[0].runtime_s() == doctest::Approx(7.0 * us));
@@ -79,25 +79,25 @@ TEST_CASE("traces: a GOAL token ring passes the token round with 1 us of computa
 }
 
 TEST_CASE("traces: GOAL calcs of a rank share its CPU and scale with the CPU factor") {
-  const TaskResult r = run_on_star({"goal:file=" + fixture("compute_only.goal")});
+  const drivers::RunResult r = run_on_star({"goal:file=" + fixture("compute_only.goal")});
   CHECK(r.task_finish_s[0] == doctest::Approx(7.0 * us));  // 5 then 2
   CHECK(r.task_finish_s[1] == doctest::Approx(7.0 * us));  // 3 and 4, one at a time
   CHECK(r.apps[0].messages == 0);
-  const TaskResult doubled = run_on_star({"goal:file=" + fixture("compute_only.goal")}, 2.0);
+  const drivers::RunResult doubled = run_on_star({"goal:file=" + fixture("compute_only.goal")}, 2.0);
   CHECK(doubled.apps[0].runtime_s() == doctest::Approx(14.0 * us));
-  const TaskResult coarse = run_on_star({"goal:file=" + fixture("compute_only.goal") + ",calc_unit=1e-6"});
+  const drivers::RunResult coarse = run_on_star({"goal:file=" + fixture("compute_only.goal") + ",calc_unit=1e-6"});
   CHECK(coarse.apps[0].runtime_s() == doctest::Approx(7000.0 * us));
 }
 
 TEST_CASE("traces: a GOAL irequires starts an operation with another") {
   // Both 1000-byte sends leave together and share rank 0's link: 1.6 us each, delivered at 1.8 us.
-  const TaskResult r = run_on_star({"goal:file=" + fixture("irequires.goal")});
+  const drivers::RunResult r = run_on_star({"goal:file=" + fixture("irequires.goal")});
   CHECK(r.task_finish_s[1] == doctest::Approx(1.8 * us));
   CHECK(r.task_finish_s[2] == doctest::Approx(1.8 * us));
 }
 
 TEST_CASE("traces: a deadlocked GOAL schedule is reported and does not hang") {
-  const TaskResult r = run_on_star({"goal:file=" + fixture("deadlock.goal")});
+  const drivers::RunResult r = run_on_star({"goal:file=" + fixture("deadlock.goal")});
   REQUIRE(r.blocked.size() == 2);
   CHECK(!r.apps[0].complete);
   CHECK(r.blocked[0].task == 0);
@@ -109,7 +109,7 @@ TEST_CASE("traces: a deadlocked GOAL schedule is reported and does not hang") {
 TEST_CASE("traces: VEF send and receive dependencies with computation times") {
   // m0 0->1 at 0; m1 0->2 0.5 us after m0 has left (0.8): 1.3 to 2.1; m2 0->3 right after m1 has left:
   // 2.1 to 2.9, delivered 3.1; m3 3->0 1 us after m2 is received: 4.1, delivered 5.1.
-  const TaskResult r = run_on_star({"vef:file=" + fixture("chain.vef")});
+  const drivers::RunResult r = run_on_star({"vef:file=" + fixture("chain.vef")});
   REQUIRE(r.blocked.empty());
   CHECK(r.flows.start_s[1] == doctest::Approx(1.3 * us));
   CHECK(r.flows.start_s[2] == doctest::Approx(2.1 * us));
@@ -123,7 +123,7 @@ TEST_CASE("traces: VEF send and receive dependencies with computation times") {
 TEST_CASE("traces: a VEF allreduce among 8 ranks takes 3 exchange steps before the message after it") {
   // Recursive doubling: 3 steps of 100 kB each way on every endpoint link, 80 us + 0.2 us each; then
   // m0 (1000 bytes) leaves at 240.6 us and arrives 1 us later.
-  const TaskResult r = run_on_star({"vef:file=" + fixture("allreduce8.vef")});
+  const drivers::RunResult r = run_on_star({"vef:file=" + fixture("allreduce8.vef")});
   REQUIRE(r.blocked.empty());
   CHECK(r.apps[0].messages == 8 * 3 + 1);
   std::size_t m0 = 0;  // messages are numbered rank by rank: find the 1000-byte one
@@ -134,23 +134,23 @@ TEST_CASE("traces: a VEF allreduce among 8 ranks takes 3 exchange steps before t
   CHECK(r.apps[0].median_latency_s == doctest::Approx(80.2 * us).epsilon(1e-6));
   CHECK(r.apps[0].p99_latency_s == doctest::Approx(80.2 * us).epsilon(1e-6));
   CHECK(r.apps[0].mean_latency_s == doctest::Approx((24 * 80.2 + 1) / 25 * us));
-  const TaskResult ring = run_on_star({"vef:file=" + fixture("allreduce8.vef") + ",alg=ring"});
+  const drivers::RunResult ring = run_on_star({"vef:file=" + fixture("allreduce8.vef") + ",alg=ring"});
   CHECK(ring.apps[0].messages == 8 * 14 + 1);  // reduce-scatter and allgather: 2 (n - 1) steps
 }
 
 TEST_CASE("traces: an INRFlow trace in FSIN order and swapped") {
   // FSIN: 0 -> 1 delivered at 1.0; 1 computes 1 us, 1 -> 2 delivered at 3.0.
-  const TaskResult fsin = run_on_star({"trc:file=" + fixture("ring.trc")});
+  const drivers::RunResult fsin = run_on_star({"trc:file=" + fixture("ring.trc")});
   REQUIRE(fsin.blocked.empty());
   CHECK(fsin.apps[0].runtime_s() == doctest::Approx(3.0 * us));
   // Swapped: 1 -> 0 and 2 -> 1 leave at once; rank 1 computes 1 us, then receives: all done at 1.0.
-  const TaskResult swapped = run_on_star({"trc:file=" + fixture("ring.trc") + ",order=swapped"});
+  const drivers::RunResult swapped = run_on_star({"trc:file=" + fixture("ring.trc") + ",order=swapped"});
   REQUIRE(swapped.blocked.empty());
   CHECK(swapped.apps[0].runtime_s() == doctest::Approx(1.0 * us));
 }
 
 TEST_CASE("traces: a trace runs beside a synthetic application in its own class") {
-  const TaskResult r = run_on_star(
+  const drivers::RunResult r = run_on_star(
       {"goal:file=" + fixture("token_ring.goal") + ",class=1", "uniform_bg:tasks=4,messages=3,bytes=1e4,rate=0.5"});
   CHECK(r.blocked.empty());
   CHECK(r.apps.size() == 2);
@@ -166,13 +166,13 @@ TEST_CASE("traces: pseudo-applications replayed from their GOAL and VEF traces f
         "wavefront2d:tasks=16", "collective:op=alltoall,tasks=8,bytes=1e4", "nbody:tasks=6"}) {
     CAPTURE(spec);
     const Application app = test::make_app(spec, 64);
-    TaskOptions o;
-    o.record_operations = true;
-    GraphEngine engine(t->network(), *routing);
-    GraphApplication direct = as_graph(app);
-    const TaskResult run = engine.run({direct}, o);
+    test::RunOptions o;
+    o.driver.record_operations = true;
+    Application direct = app;
+    direct.graph = graph_form(app);
+    const drivers::RunResult run = test::run_apps(t->network(), *routing, {direct}, o);
     REQUIRE(run.blocked.empty());
-    const TaskResult programs = TaskEngine(t->network(), *routing).run({app}, {});
+    const drivers::RunResult programs = test::run_apps(t->network(), *routing, {app}, {});
     CHECK(run.apps[0].runtime_s() == doctest::Approx(programs.apps[0].runtime_s()).epsilon(1e-9));
     TempFile goal("roundtrip.goal", [&] {
       std::ostringstream s;
@@ -186,9 +186,9 @@ TEST_CASE("traces: pseudo-applications replayed from their GOAL and VEF traces f
     }());
     for (const std::string& path : {goal.path, vef.path}) {
       CAPTURE(path);
-      GraphApplication replay = direct;
+      Application replay = direct;
       replay.graph = path == goal.path ? read_goal(path, {}) : read_vef(path, {});
-      const TaskResult again = engine.run({replay}, {});
+      const drivers::RunResult again = test::run_apps(t->network(), *routing, {replay});
       REQUIRE(again.blocked.empty());
       CHECK(again.apps[0].runtime_s() == doctest::Approx(run.apps[0].runtime_s()).epsilon(1e-9));
       CHECK(again.apps[0].messages >= run.apps[0].messages);  // VEF adds end markers to itself

@@ -1,0 +1,150 @@
+#include "core/network.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <numeric>
+#include <stdexcept>
+
+#include "core/error.hpp"
+
+namespace interflow {
+
+void check_network_size(const std::string& what, std::uint64_t vertices, const std::string& parts,
+                        std::uint64_t cables) {
+  if (vertices > kMaxNetworkVertices)
+    throw InputError(what + ": " + std::to_string(vertices) + " vertices (" + parts +
+                     ") is more than 2^31, the largest network supported");
+  if (2 * cables > kMaxNetworkLinks)
+    throw InputError(what + ": " + std::to_string(2 * cables) +
+                     " directed links is more than 4e9, the largest network supported");
+}
+
+VertexId Network::source(LinkId l) const {
+  auto it = std::upper_bound(offset_.begin(), offset_.end(), l);
+  return static_cast<VertexId>((it - offset_.begin()) - 1);
+}
+
+LinkClass Network::link_class(LinkId l) const {
+  const VertexId t = target_[l];
+  return (kind_[t] == VertexKind::Endpoint || kind_[source(l)] == VertexKind::Endpoint) ? LinkClass::Endpoint
+                                                                                        : LinkClass::Network;
+}
+
+LinkId Network::find_link(VertexId u, VertexId v) const {
+  for (LinkId l = offset_[u]; l < offset_[u + 1]; ++l)
+    if (target_[l] == v) return l;
+  return kNone;
+}
+
+LinkId Network::reverse(LinkId l) const {
+  // Parallel cables between the same pair: the k-th u->v link pairs with the k-th v->u link.
+  const VertexId u = source(l);
+  const VertexId v = target_[l];
+  std::uint32_t rank = 0;
+  for (LinkId x = offset_[u]; x < l; ++x) rank += target_[x] == v;
+  for (LinkId x = offset_[v]; x < offset_[v + 1]; ++x)
+    if (target_[x] == u && rank-- == 0) return x;
+  return kNone;
+}
+
+std::size_t Network::memory_bytes() const {
+  return kind_.capacity() * sizeof(VertexKind) + offset_.capacity() * 4 + target_.capacity() * 4 +
+         capacity_.capacity() * 4 + latency_.capacity() * 4 + up_.capacity() + endpoint_vertex_.capacity() * 4;
+}
+
+void NetworkBuilder::reserve(std::size_t vertices, std::size_t cables) {
+  // Building needs the half-edges (2 per cable) and the final CSR arrays at once; refuse a network
+  // that cannot fit rather than dying of an allocation failure halfway.
+  const double bytes =
+      static_cast<double>(vertices) * 12.0 + static_cast<double>(cables) * 2.0 * (sizeof(HalfEdge) + 17.0);
+  const double physical = static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGE_SIZE));
+  if (physical > 0 && bytes > 0.9 * physical)
+    throw InputError("network of " + std::to_string(vertices) + " vertices and " + std::to_string(cables) +
+                     " cables needs about " + std::to_string(static_cast<long long>(bytes / (1 << 30))) +
+                     " GiB to build; this machine has " + std::to_string(static_cast<long long>(physical / (1 << 30))) +
+                     " GiB");
+  kind_.reserve(vertices);
+  half_.reserve(2 * cables);
+}
+
+VertexId NetworkBuilder::add_switch() {
+  kind_.push_back(VertexKind::Switch);
+  return static_cast<VertexId>(kind_.size() - 1);
+}
+
+VertexId NetworkBuilder::add_switches(std::uint32_t count) {
+  const auto first = static_cast<VertexId>(kind_.size());
+  kind_.resize(kind_.size() + count, VertexKind::Switch);
+  return first;
+}
+
+EndpointId NetworkBuilder::add_endpoint_vertex(VertexId* vertex) {
+  kind_.push_back(VertexKind::Endpoint);
+  const auto v = static_cast<VertexId>(kind_.size() - 1);
+  if (vertex) *vertex = v;
+  endpoint_vertex_.push_back(v);
+  return static_cast<EndpointId>(endpoint_vertex_.size() - 1);
+}
+
+EndpointId NetworkBuilder::add_direct_endpoint(VertexId router) {
+  endpoint_vertex_.push_back(router);
+  ++direct_endpoints_;
+  return static_cast<EndpointId>(endpoint_vertex_.size() - 1);
+}
+
+void NetworkBuilder::add_cable(VertexId u, VertexId v, double gbps, double latency_ns, std::uint32_t port_u,
+                               std::uint32_t port_v) {
+  if (u >= kind_.size() || v >= kind_.size()) throw std::logic_error("add_cable: vertex out of range");
+  if (u == v) throw std::logic_error("add_cable: self-loop");
+  const bool endpoint_link = kind_[u] == VertexKind::Endpoint || kind_[v] == VertexKind::Endpoint;
+  if (gbps < 0) gbps = endpoint_link ? defaults_.endpoint_gbps : defaults_.switch_gbps;
+  if (latency_ns < 0) latency_ns = endpoint_link ? defaults_.endpoint_latency_ns : defaults_.switch_latency_ns;
+  if (half_.size() + 2 > 0xfffffff0ULL) throw InputError("network too large: more than 4 billion links");
+  half_.push_back({u, v, port_u, static_cast<float>(gbps), static_cast<float>(latency_ns)});
+  half_.push_back({v, u, port_v, static_cast<float>(gbps), static_cast<float>(latency_ns)});
+}
+
+Network NetworkBuilder::build() {
+  Network net;
+  const std::uint32_t n = num_vertices();
+  // Counting sort by source vertex, then order each vertex's out-links by (port, insertion order).
+  net.offset_.assign(n + 1, 0);
+  for (const auto& h : half_) ++net.offset_[h.from + 1];
+  std::partial_sum(net.offset_.begin(), net.offset_.end(), net.offset_.begin());
+  // perm[i]: which half-edge becomes link i. Insertion order is kept within a vertex (stable).
+  std::vector<std::uint32_t> slot(net.offset_.begin(), net.offset_.end() - 1);
+  std::vector<std::uint32_t> perm(half_.size());
+  for (std::uint32_t i = 0; i < half_.size(); ++i) perm[slot[half_[i].from]++] = i;
+  slot.clear();
+  slot.shrink_to_fit();
+  for (VertexId v = 0; v < n; ++v) {
+    auto first = perm.begin() + net.offset_[v];
+    auto last = perm.begin() + net.offset_[v + 1];
+    bool numbered = false;
+    for (auto it = first; it != last; ++it) numbered = numbered || half_[*it].port != kNone;
+    if (numbered)
+      std::stable_sort(first, last, [&](std::uint32_t a, std::uint32_t b) { return half_[a].port < half_[b].port; });
+  }
+  const std::size_t m = perm.size();
+  net.target_.resize(m);
+  net.capacity_.resize(m);
+  net.latency_.resize(m);
+  net.up_.assign(m, 1);
+  for (std::size_t i = 0; i < m; ++i) {
+    const HalfEdge& h = half_[perm[i]];
+    net.target_[i] = h.to;
+    net.capacity_[i] = h.gbps;
+    net.latency_[i] = h.latency;
+  }
+  half_.clear();
+  half_.shrink_to_fit();
+  net.kind_ = std::move(kind_);
+  net.endpoint_vertex_ = std::move(endpoint_vertex_);
+  net.num_switches_ = static_cast<std::uint32_t>(std::count(net.kind_.begin(), net.kind_.end(), VertexKind::Switch));
+  net.direct_ = direct_endpoints_ > 0;
+  net.endpoints_forward_ = endpoints_forward_;
+  return net;
+}
+
+}  // namespace interflow

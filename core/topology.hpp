@@ -1,0 +1,49 @@
+#pragma once
+// A built topology: the network plus what routings and patterns may need to know about its shape.
+// Topology families live in topologies/ and derive from this; the engine only sees the Network.
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/network.hpp"
+
+namespace interflow {
+
+// A fact about a topology for `interflow topo` and summary.json (e.g. the closed-form bisection).
+struct TopologyFact {
+  std::string key;
+  double value;
+  std::string meaning;
+};
+
+class Topology {
+ public:
+  explicit Topology(std::string family) : family_(std::move(family)) {}
+  virtual ~Topology() = default;
+  Topology(const Topology&) = delete;
+  Topology& operator=(const Topology&) = delete;
+
+  const std::string& family() const { return family_; }
+  Network& network() { return net_; }
+  const Network& network() const { return net_; }
+
+  // Shape of the endpoints as a grid, dimension 0 varying fastest (endpoint id in mixed radix), for
+  // grid patterns such as nearest neighbour and tornado. Empty when the topology has no grid.
+  virtual std::vector<std::uint32_t> endpoint_grid() const { return {}; }
+  // Closed-form facts (bisection width, diameter, ...) the family knows.
+  virtual std::vector<TopologyFact> facts() const { return {}; }
+  // True when the network's automorphisms map any endpoint to any other (a torus, not a mesh): one
+  // distance search then stands for all.
+  virtual bool endpoints_symmetric() const { return false; }
+  // The routing used when the user names none.
+  virtual std::string default_routing() const { return "bfs"; }
+
+ protected:
+  Network net_;
+
+ private:
+  std::string family_;
+};
+
+}  // namespace interflow

@@ -1,0 +1,33 @@
+#include "core/transport.hpp"
+
+#include <numeric>
+
+#include "core/error.hpp"
+
+namespace interflow {
+
+PathTable route_messages(const Network& net, const Routing& routing, const MessageTable& messages,
+                         const RouteContext& ctx) {
+  const std::size_t n = messages.size();
+  if (messages.route_index.empty()) return routing.route_all(net, messages.ends, ctx);
+  if (messages.route_index.size() != n) throw InputError("messages: the route index needs one entry per message");
+  // Route in route-index order (so every message gets the random stream, and an adaptive routing the
+  // turn, of its route index), then renumber the paths into message order.
+  std::vector<FlowId> by_index(n, kNone);
+  for (std::size_t m = 0; m < n; ++m) {
+    const std::uint32_t i = messages.route_index[m];
+    if (i >= n || by_index[i] != kNone) throw InputError("messages: the route index is not a permutation");
+    by_index[i] = static_cast<FlowId>(m);
+  }
+  FlowSet ordered;
+  ordered.reserve(n);
+  for (FlowId m : by_index) ordered.add(messages.ends.src[m], messages.ends.dst[m]);
+  if (!messages.ends.weight.empty())
+    for (FlowId m : by_index) ordered.weight.push_back(messages.ends.weight[m]);
+  const PathTable routed = routing.route_all(net, ordered, ctx);
+  ordered = FlowSet();
+  std::vector<FlowId> from(messages.route_index.begin(), messages.route_index.end());
+  return PathTableBuilder::permuted(routed, from);
+}
+
+}  // namespace interflow

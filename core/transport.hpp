@@ -1,0 +1,114 @@
+#pragma once
+// The transport: how the network carries messages, behind one narrow interface between "what is sent"
+// (the application driver, engine/drivers/) and "how the network carries it" (the flow-level
+// transport of engine/flow/, later the packet engine and the hybrid zoom). The driver decides when a
+// message starts; the transport decides when its last bit has left its source (the transfer end, which
+// completes a send) and when its last bit has arrived (its delivery, which completes a receive).
+//
+// The driver's loop (manual/design.md "The transport"):
+//
+//   open(messages)                       every message of the run, before the first start
+//   repeat:
+//     t = min(next_event(), the driver's own next event);  stop when both are never
+//     horizon = advance_to(t)            events up to `horizon` form one batch (same instant)
+//     take_sent(horizon, sent)           transfers that ended: complete their sends
+//     while next_delivery() <= horizon:  pop_delivery() in time order, interleaved with the
+//                                        driver's own events by time (deliveries first on a tie)
+//     start(m) for the messages the batch released, at now()
+//     end_batch()                        the transport re-plans (the flow model re-shares bandwidth)
+//   close()                              per-link totals, time series, statistics
+//
+// Every message started is eventually sent and delivered exactly once, or stays blocked (a rate of 0
+// forever, or never started); its times are written into the TransportResult.
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <memory>
+#include <vector>
+
+#include "core/flows.hpp"
+#include "core/network.hpp"
+#include "core/paths.hpp"
+#include "core/routing.hpp"
+#include "core/types.hpp"
+
+namespace interflow {
+
+using MessageId = std::uint32_t;
+
+// The messages of a run, known before it starts (a transport may route them all at once).
+struct MessageTable {
+  FlowSet ends;                              // source and destination endpoints, optional max-min weight
+  std::vector<double> bytes;                 // per message
+  std::vector<std::uint32_t> service_class;  // per message (empty: every message in class 0)
+  // Optional: the index that seeds each message's routing and orders adaptive routing (empty: the
+  // message's own number). Lets a driver number messages for memory locality and still route them
+  // exactly as the static engine routes the same flows.
+  std::vector<std::uint32_t> route_index;
+
+  std::size_t size() const { return ends.size(); }
+  std::uint32_t class_of(MessageId m) const { return service_class.empty() ? 0 : service_class[m]; }
+};
+
+enum class FlowState : std::uint8_t { Delivered, Self, Unroutable, Blocked };
+
+// What a transport reports of a run, per message (in message order) and per link.
+struct TransportResult {
+  PathTable paths;
+  // Per message.
+  std::vector<FlowState> state;
+  std::vector<double> start_s, transfer_end_s, finish_s;  // finish = last bit delivered (NaN: never)
+  std::vector<float> latency_s;                           // longest path latency of the message
+  // Per link.
+  std::vector<double> link_bytes, link_busy_s;
+  // Time series: aggregate rate (Gbit/s, time-averaged per bin) and mean number of active messages.
+  double bin_s = 0;
+  std::vector<double> series_gbps, series_active;
+  // Totals.
+  double makespan_s = 0;
+  std::uint64_t batches = 0, events = 0;
+  // Flow transport: the incremental solver's work (0 for other transports).
+  std::uint64_t solved_vars = 0, changed_vars = 0, solver_rounds = 0;
+  double route_seconds = 0, simulate_seconds = 0, solve_seconds = 0;
+  double max_verify_error = 0;  // flow transport with verification: largest relative rate difference found
+};
+
+class Transport {
+ public:
+  static constexpr double kNever = std::numeric_limits<double>::infinity();
+
+  virtual ~Transport() = default;
+
+  // Takes every message of the run (kept by reference until close()) and the result to fill.
+  virtual void open(const MessageTable& messages, TransportResult& result) = 0;
+  // The current time (seconds).
+  virtual double now() const = 0;
+  // Starts message m now. Returns false when it needs no transfer (source = destination, no route,
+  // 0 bytes): it is then sent at once (the caller completes its send) and its delivery is queued.
+  virtual bool start(MessageId m) = 0;
+  // The earliest transfer end or delivery still to come (kNever if none).
+  virtual double next_event() = 0;
+  // Moves the clock to t (never backwards); returns the end of the batch that starts there.
+  virtual double advance_to(double t) = 0;
+  // Appends the messages whose transfer ended by `horizon`, in the order they ended.
+  virtual void take_sent(double horizon, std::vector<MessageId>& sent) = 0;
+  // The time of the earliest delivery still to come (kNever if none), and taking it.
+  virtual double next_delivery() const = 0;
+  virtual MessageId pop_delivery() = 0;
+  // After a batch of starts, ends and deliveries.
+  virtual void end_batch() = 0;
+  // Closes the books: per-link totals, makespan, time series, statistics.
+  virtual void close() = 0;
+  // Whether any started message is still under transfer.
+  virtual bool busy() const = 0;
+};
+
+// Makes a fresh transport for each run (a transport serves one run: open ... close).
+using TransportFactory = std::function<std::unique_ptr<Transport>()>;
+
+// Routes every message of `messages` with `routing`, in route-index order when one is given (see
+// MessageTable::route_index), into a table in message order.
+PathTable route_messages(const Network& net, const Routing& routing, const MessageTable& messages,
+                         const RouteContext& ctx);
+
+}  // namespace interflow

@@ -1,0 +1,249 @@
+#include "engine/flow/flow_transport.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace interflow::flow {
+
+FlowTransport::FlowTransport(const Network& net, const Routing& routing, const FlowTransportOptions& options)
+    : net_(net), routing_(routing), options_(options) {}
+
+FlowTransport::~FlowTransport() = default;
+
+void FlowTransport::open(const MessageTable& messages, TransportResult& result) {
+  r_ = &result;
+  messages_ = &messages;
+  route(messages);
+  prepare_variables(messages);
+  const std::size_t n = messages.size();
+  flow_.assign(n, FlowProgress{});
+  completion_ = IndexedMinHeap(n);
+  var_.assign(r_->paths.num_vars(), VarProgress{});
+  link_active_.assign(net_.num_links(), 0);
+  busy_since_.assign(net_.num_links(), 0);
+  r_->state.assign(n, FlowState::Blocked);
+  r_->start_s.assign(n, std::numeric_limits<double>::quiet_NaN());
+  r_->transfer_end_s = r_->start_s;
+  r_->finish_s = r_->start_s;
+  r_->link_bytes.assign(net_.num_links(), 0);
+  r_->link_busy_s.assign(net_.num_links(), 0);
+  run_clock_.reset();
+}
+
+void FlowTransport::route(const MessageTable& messages) {
+  if (options_.progress) options_.progress->phase("routing messages", messages.size());
+  Stopwatch clock;
+  r_->paths = route_messages(net_, routing_, messages,
+                             RouteContext::of(options_.seed, options_.max_path_bytes, options_.progress));
+  r_->route_seconds = clock.seconds();
+}
+
+// Every path variable: its weight (flow weight x split), flow, class and the flow's latency; the link
+// capacities (0 for failed links) and the solver over them.
+void FlowTransport::prepare_variables(const MessageTable& messages) {
+  const PathTable& paths = r_->paths;
+  const std::size_t n = messages.size();
+  const std::uint32_t vars = paths.num_vars();
+  weight_.resize(vars);
+  var_flow_.resize(vars);
+  var_class_.resize(messages.service_class.empty() ? 0 : vars);
+  r_->latency_s.assign(n, 0.0f);
+  for (FlowId f = 0; f < n; ++f)
+    for (std::uint32_t v = paths.first_var(f); v < paths.end_var(f); ++v) {
+      weight_[v] = messages.ends.weight_of(f) * paths.split(v);
+      var_flow_[v] = f;
+      if (!var_class_.empty()) var_class_[v] = messages.service_class[f];
+      double ns = 0;
+      for (LinkId l : paths.links(v)) ns += net_.latency_ns(l);
+      r_->latency_s[f] = std::max(r_->latency_s[f], static_cast<float>(ns * 1e-9));
+    }
+  capacity_.assign(net_.capacities().begin(), net_.capacities().end());
+  for (LinkId l = 0; l < capacity_.size(); ++l)
+    if (!net_.up(l)) capacity_[l] = 0;
+  solver_ = std::make_unique<maxmin::ClassedMaxMin>(options_.policy, capacity_, paths.var_offsets(),
+                                                    paths.all_links(), weight_, var_class_);
+}
+
+void FlowTransport::settle_var(std::uint32_t v) {
+  var_[v].bits += var_[v].rate * 1e9 * (now_ - var_[v].last);
+  var_[v].last = now_;
+}
+
+bool FlowTransport::start(MessageId f) {
+  TransportResult& r = *r_;
+  const PathTable& paths = r.paths;
+  r.start_s[f] = now_;
+  const bool self = messages_->ends.src[f] == messages_->ends.dst[f];
+  if (self || !paths.routed(f) || messages_->bytes[f] == 0) {
+    flow_[f].phase = Phase::Done;
+    r.state[f] = self ? FlowState::Self : !paths.routed(f) ? FlowState::Unroutable : FlowState::Delivered;
+    r.transfer_end_s[f] = now_;
+    r.finish_s[f] = now_ + (r.state[f] == FlowState::Delivered ? r.latency_s[f] : 0.0);
+    deliveries_.push({r.finish_s[f], f});
+    return false;
+  }
+  flow_[f].phase = Phase::Active;
+  ++active_flows_;
+  changed_ = true;
+  flow_[f].remaining_bits = messages_->bytes[f] * 8;
+  flow_[f].last = now_;
+  for (std::uint32_t v = paths.first_var(f); v < paths.end_var(f); ++v) {
+    var_[v].last = now_;
+    solver_->activate(v);
+    for (LinkId l : paths.links(v))
+      if (link_active_[l]++ == 0) busy_since_[l] = now_;
+  }
+  return true;
+}
+
+double FlowTransport::next_event() {
+  return std::min(completion_.empty() ? kNever : completion_.top_key(), next_delivery());
+}
+
+double FlowTransport::advance_to(double t) {
+  now_ = std::max(now_, t);
+  return now_ + 1e-12 * std::max(1.0, now_);
+}
+
+void FlowTransport::take_sent(double horizon, std::vector<MessageId>& sent) {
+  TransportResult& r = *r_;
+  const PathTable& paths = r.paths;
+  while (!completion_.empty() && completion_.top_key() <= horizon) {
+    const FlowId f = completion_.top();
+    completion_.pop();
+    flow_[f].phase = Phase::Done;
+    r.state[f] = FlowState::Delivered;
+    r.transfer_end_s[f] = now_;
+    r.finish_s[f] = now_ + r.latency_s[f];
+    deliveries_.push({r.finish_s[f], f});
+    total_gbps_ -= flow_[f].rate;
+    --active_flows_;
+    for (std::uint32_t v = paths.first_var(f); v < paths.end_var(f); ++v) {
+      settle_var(v);
+      var_[v].rate = 0;
+      solver_->deactivate(v);
+      for (LinkId l : paths.links(v))
+        if (--link_active_[l] == 0) r.link_busy_s[l] += now_ - busy_since_[l];
+    }
+    sent.push_back(f);
+    changed_ = true;
+  }
+}
+
+MessageId FlowTransport::pop_delivery() {
+  const MessageId m = deliveries_.top().message;
+  deliveries_.pop();
+  return m;
+}
+
+void FlowTransport::end_batch() {
+  if (!changed_) return;  // only deliveries: the rates stand
+  changed_ = false;
+  ++r_->batches;
+  // The solver's share of the time: every batch of the first 64, then every 8th counted 8 times (reading
+  // the clock around every batch costs a few per cent of a light-load run).
+  const bool timed = r_->batches <= 64 || r_->batches % 8 == 0;
+  const double weight_of_batch = r_->batches <= 64 ? 1.0 : 8.0;
+  if (timed) solve_clock_.reset();
+  if (options_.incremental)
+    solver_->update();
+  else
+    solver_->solve_all();
+  if (timed) r_->solve_seconds += weight_of_batch * solve_clock_.seconds();
+  update_rates();
+  segments_.push_back({now_, std::max(0.0, total_gbps_), active_flows_});
+  if (options_.verify) verify();
+}
+
+void FlowTransport::update_rates() {
+  const PathTable& paths = r_->paths;
+  ++stamp_;
+  touched_.clear();
+  for (std::uint32_t v : solver_->changed()) {
+    settle_var(v);
+    var_[v].rate = solver_->rate(v);
+    const FlowId f = var_flow_[v];
+    if (flow_[f].mark != stamp_) {
+      flow_[f].mark = stamp_;
+      touched_.push_back(f);
+    }
+  }
+  for (FlowId f : touched_) {
+    if (flow_[f].phase != Phase::Active) continue;
+    flow_[f].remaining_bits = std::max(0.0, flow_[f].remaining_bits - flow_[f].rate * 1e9 * (now_ - flow_[f].last));
+    flow_[f].last = now_;
+    double rate = 0;
+    for (std::uint32_t v = paths.first_var(f); v < paths.end_var(f); ++v) rate += var_[v].rate;
+    total_gbps_ += rate - flow_[f].rate;
+    flow_[f].rate = rate;
+    if (rate > 0)
+      completion_.set(f, now_ + (std::isinf(rate) ? 0.0 : flow_[f].remaining_bits / (rate * 1e9)));
+    else
+      completion_.erase(f);
+  }
+}
+
+void FlowTransport::verify() {
+  const PathTable& paths = r_->paths;
+  const std::uint32_t vars = paths.num_vars();
+  std::vector<std::uint8_t> active(vars);
+  for (std::uint32_t v = 0; v < vars; ++v) active[v] = solver_->active(v);
+  const std::vector<double> full = maxmin::solve_classes_from_scratch(
+      options_.policy, capacity_, paths.var_offsets(), paths.all_links(), weight_, var_class_, active);
+  // Relative error, with rates a rounding error away from 0 measured against the largest capacity.
+  const double floor = 1e-9 * std::max(1.0, *std::max_element(capacity_.begin(), capacity_.end()));
+  for (std::uint32_t v = 0; v < vars; ++v)
+    if (active[v] && std::isfinite(full[v]))
+      r_->max_verify_error =
+          std::max(r_->max_verify_error, std::abs(solver_->rate(v) - full[v]) / std::max(floor, std::abs(full[v])));
+}
+
+void FlowTransport::close() {
+  TransportResult& r = *r_;
+  const PathTable& paths = r.paths;
+  r.simulate_seconds = run_clock_.seconds();
+  // Flows left active (a rate of 0 forever) or never started stay blocked.
+  const std::size_t n = paths.num_flows();
+  for (FlowId f = 0; f < n; ++f)
+    if (flow_[f].phase == Phase::Active)
+      for (std::uint32_t v = paths.first_var(f); v < paths.end_var(f); ++v) settle_var(v);
+  for (FlowId f = 0; f < n; ++f)
+    if (std::isfinite(r.finish_s[f])) r.makespan_s = std::max(r.makespan_s, r.finish_s[f]);
+  for (std::uint32_t v = 0; v < paths.num_vars(); ++v)
+    for (LinkId l : paths.links(v)) r.link_bytes[l] += var_[v].bits / 8;
+  for (LinkId l = 0; l < net_.num_links(); ++l)
+    if (link_active_[l] > 0) r.link_busy_s[l] += now_ - busy_since_[l];
+  const maxmin::IncrementalStats st = solver_->stats();
+  r.solved_vars = st.solved_vars;
+  r.changed_vars = st.changed_vars;
+  r.solver_rounds = st.rounds;
+  close_series();
+}
+
+// Time series: the piecewise-constant rate and active count averaged over equal bins.
+void FlowTransport::close_series() {
+  TransportResult& r = *r_;
+  const std::uint32_t bins = std::max<std::uint32_t>(1, options_.series_bins);
+  r.bin_s = r.makespan_s > 0 ? r.makespan_s / bins : 0;
+  r.series_gbps.assign(bins, 0);
+  r.series_active.assign(bins, 0);
+  if (r.bin_s <= 0) return;
+  // Segment i holds from its time to the next segment's (the last to the makespan); each piece of it
+  // in a bin adds its value x its share of the bin. A time on a bin's boundary belongs to the later
+  // bin (the quotient t / bin_s may round either way there), and the last bin takes the rest.
+  for (std::size_t i = 0; i < segments_.size(); ++i) {
+    const double a = segments_[i].time, b = i + 1 < segments_.size() ? segments_[i + 1].time : r.makespan_s;
+    for (double t = a; t < b;) {
+      auto bin = std::min<std::size_t>(bins - 1, static_cast<std::size_t>(t / r.bin_s));
+      while (bin + 1 < bins && static_cast<double>(bin + 1) * r.bin_s <= t) ++bin;
+      const double end = bin + 1 == bins ? b : std::min(b, static_cast<double>(bin + 1) * r.bin_s);
+      const double share = (end - t) / r.bin_s;
+      r.series_gbps[bin] += segments_[i].gbps * share;
+      r.series_active[bin] += segments_[i].active * share;
+      t = end;
+    }
+  }
+}
+
+}  // namespace interflow::flow

@@ -1,0 +1,107 @@
+#pragma once
+// The flow-level transport (core/transport.hpp): every message is a flow routed once into one or more
+// weighted paths; bandwidth is shared by weighted max-min fairness under a class policy
+// (engine/maxmin/classed_maxmin.hpp), re-shared once per batch of events at the same instant and only
+// where something changed (engine/maxmin/incremental_maxmin.hpp). A flow's transfer ends when its
+// 8 x bytes bits are sent at its changing rate; it is delivered one path latency later (the longest of
+// its paths) (Navaridas et al. 2019, §3.1; manual/dynamic.md "The model").
+//
+// It keeps per-flow times, per-link bytes and busy time, and the time series in a TransportResult.
+#include <cstdint>
+#include <memory>
+#include <queue>
+#include <vector>
+
+#include "core/indexed_heap.hpp"
+#include "core/network.hpp"
+#include "core/progress.hpp"
+#include "core/routing.hpp"
+#include "core/system.hpp"
+#include "core/transport.hpp"
+#include "engine/maxmin/classed_maxmin.hpp"
+
+namespace interflow::flow {
+
+struct FlowTransportOptions {
+  std::uint64_t seed = 1;                     // routing's random streams derive from it
+  std::uint64_t max_path_bytes = 8ULL << 30;  // refuse routings whose paths would need more memory
+  std::uint32_t series_bins = 200;            // time series resolution over the makespan
+  maxmin::ClassPolicy policy;                 // how service classes share links (default NP)
+  bool verify = false;                        // re-solve from scratch after every batch and compare (tests)
+  bool incremental = true;                    // false: every batch re-solves all active flows (for comparison)
+  Progress* progress = nullptr;
+};
+
+class FlowTransport final : public Transport {
+ public:
+  FlowTransport(const Network& net, const Routing& routing, const FlowTransportOptions& options);
+  FlowTransport(const Network&&, const Routing&, const FlowTransportOptions&) = delete;
+  ~FlowTransport() override;
+
+  void open(const MessageTable& messages, TransportResult& result) override;
+  double now() const override { return now_; }
+  bool start(MessageId m) override;
+  double next_event() override;
+  double advance_to(double t) override;
+  void take_sent(double horizon, std::vector<MessageId>& sent) override;
+  double next_delivery() const override { return deliveries_.empty() ? kNever : deliveries_.top().time; }
+  MessageId pop_delivery() override;
+  void end_batch() override;
+  void close() override;
+  bool busy() const override { return active_flows_ > 0; }
+
+ private:
+  enum class Phase : std::uint8_t { Waiting, Active, Done };
+  struct Segment {
+    double time, gbps;
+    std::uint32_t active;
+  };
+  struct Delivery {
+    double time;
+    MessageId message;
+    bool operator>(const Delivery& o) const { return time != o.time ? time > o.time : message > o.message; }
+  };
+
+  void route(const MessageTable& messages);
+  void prepare_variables(const MessageTable& messages);
+  void settle_var(std::uint32_t v);  // bits carried by v up to now
+  void update_rates();               // the flows whose variables changed rate: remaining bits, ends
+  void verify();                     // compares the rates with the policy solved from scratch
+  void close_series();
+
+  const Network& net_;
+  const Routing& routing_;
+  FlowTransportOptions options_;
+  TransportResult* r_ = nullptr;
+  const MessageTable* messages_ = nullptr;
+  std::vector<double> capacity_, weight_;
+  std::vector<FlowId> var_flow_;
+  std::vector<std::uint32_t> var_class_;
+  std::unique_ptr<maxmin::ClassedMaxMin> solver_;
+
+  // Per flow and per path variable, the fields a rate change updates together (one cache line).
+  struct FlowProgress {
+    double remaining_bits = 0;  // as of `last`
+    double rate = 0;            // Gbit/s, the sum of its variables'
+    double last = 0;
+    std::uint32_t mark = 0;  // == stamp_: listed in touched_
+    Phase phase = Phase::Waiting;
+  };
+  struct VarProgress {
+    double rate = 0, last = 0, bits = 0;  // bits carried up to `last`
+  };
+  std::vector<FlowProgress> flow_;
+  std::vector<VarProgress> var_;
+  std::vector<std::uint32_t> link_active_;
+  std::vector<double> busy_since_;
+  IndexedMinHeap completion_;  // each active flow with a rate: when its transfer ends
+  std::priority_queue<Delivery, std::vector<Delivery>, std::greater<>> deliveries_;
+  std::vector<Segment> segments_;
+  std::vector<FlowId> touched_;
+  Stopwatch solve_clock_, run_clock_;
+  double total_gbps_ = 0, now_ = 0;
+  std::uint32_t active_flows_ = 0, stamp_ = 0;
+  bool changed_ = false;  // flows started or ended since the last re-sharing
+};
+
+}  // namespace interflow::flow

@@ -1,0 +1,135 @@
+#include "engine/flow/static_engine.hpp"
+
+#include <algorithm>
+#include <limits>
+
+#include "core/progress.hpp"
+#include "core/system.hpp"
+
+namespace interflow::flow {
+
+namespace {
+
+double injection_capacity(const Network& net, EndpointId e, double direct_gbps) {
+  const VertexId v = net.endpoint_vertex(e);
+  if (net.kind(v) != VertexKind::Endpoint) return direct_gbps;
+  double sum = 0;
+  for (LinkId l = net.out_begin(v); l < net.out_end(v); ++l) sum += net.capacity_gbps(l);
+  return sum;
+}
+
+}  // namespace
+
+StaticResult StaticEngine::run(const FlowSet& flows, const StaticOptions& options) const {
+  StaticResult result;
+  StaticMetrics& m = result.metrics;
+  m.endpoints = net_.num_endpoints();
+  m.flows = flows.size();
+
+  Stopwatch clock;
+  if (options.progress) options.progress->phase("routing flows", flows.size());
+  const RouteContext ctx = RouteContext::of(options.seed, options.max_path_bytes, options.progress);
+  result.paths = routing_.route_all(net_, flows, ctx);
+  const PathTable& paths = result.paths;
+  m.route_seconds = clock.seconds();
+
+  clock.reset();
+  if (options.progress) options.progress->phase("solving max-min rates: variables frozen", paths.num_vars());
+  const std::uint32_t num_vars = paths.num_vars();
+  std::vector<double> weight(num_vars);
+  for (FlowId f = 0; f < paths.num_flows(); ++f)
+    for (std::uint32_t v = paths.first_var(f); v < paths.end_var(f); ++v)
+      weight[v] = flows.weight_of(f) * paths.split(v);
+  maxmin::MaxMinSolver solver;
+  maxmin::MaxMinInput input;
+  input.capacity_gbps = net_.capacities();
+  input.var_offsets = paths.var_offsets();
+  input.links = paths.all_links();
+  input.weight = weight;
+  input.link_up = net_.link_states();
+  input.progress = options.progress ? options.progress->counter() : nullptr;
+  solver.run(input);
+  m.solve_seconds = clock.seconds();
+  m.solver_steps = solver.bottleneck_steps();
+  m.solver_refreshes = solver.heap_refreshes();
+  const auto& var_rate = solver.rates();
+
+  // Per-flow results.
+  const std::size_t n = flows.size();
+  result.flow_rate_gbps.assign(n, 0.0);
+  result.flow_path_links.assign(n, 0.f);
+  result.flow_bottleneck.assign(n, kNone);
+  std::vector<double> routed_rates, routed_lengths;
+  routed_rates.reserve(n);
+  routed_lengths.reserve(n);
+  for (FlowId f = 0; f < n; ++f) {
+    if (flows.src[f] == flows.dst[f]) {
+      ++m.flows_self;
+      continue;
+    }
+    if (!paths.routed(f)) {
+      ++m.flows_unroutable;
+      continue;
+    }
+    ++m.flows_routed;
+    double rate = 0, length = 0;
+    for (std::uint32_t v = paths.first_var(f); v < paths.end_var(f); ++v) {
+      // A path with no link joins two endpoints hosted by the same router: the network does not
+      // limit it, so it runs at the endpoint's nominal injection rate.
+      rate += paths.links(v).empty() ? paths.split(v) * options.direct_endpoint_gbps : var_rate[v];
+      length += paths.split(v) * static_cast<double>(paths.links(v).size());
+    }
+    result.flow_rate_gbps[f] = rate;
+    result.flow_path_links[f] = static_cast<float>(length);
+    result.flow_bottleneck[f] = solver.bottlenecks()[paths.first_var(f)];
+    routed_rates.push_back(rate);
+    routed_lengths.push_back(length);
+  }
+  m.path_variables = num_vars;
+  m.rate_gbps = summarize(routed_rates);
+  m.path_links = summarize(routed_lengths, false);
+  routed_rates = {};
+  routed_lengths = {};
+  m.aggregate_nonrestricted_gbps = m.rate_gbps.sum;
+  m.aggregate_restricted_gbps = static_cast<double>(m.flows_routed) * m.rate_gbps.min;
+
+  // Per-link results.
+  const std::uint32_t num_links = net_.num_links();
+  result.link_paths = solver.take_link_paths();
+  result.link_load_gbps = solver.take_link_load();
+  std::vector<double> counts, utilisation;
+  counts.reserve(num_links);
+  utilisation.reserve(num_links);
+  for (LinkId l = 0; l < num_links; ++l) {
+    if (!net_.up(l)) {
+      ++m.links_down;
+      continue;
+    }
+    counts.push_back(result.link_paths[l]);
+    const double cap = net_.capacity_gbps(l);
+    utilisation.push_back(cap > 0 ? result.link_load_gbps[l] / cap : 0.0);
+  }
+  m.links_up = counts.size();
+  m.paths_per_link = summarize(counts, false);
+  m.utilisation = summarize(utilisation, false);
+  if (m.paths_per_link.max > 0) {
+    const double nn = static_cast<double>(m.endpoints);
+    m.inrflow_bottleneck_throughput = nn * (nn - 1) / m.paths_per_link.max;
+  }
+
+  for (EndpointId e = 0; e < net_.num_endpoints(); ++e)
+    m.injection_capacity_gbps += injection_capacity(net_, e, options.direct_endpoint_gbps);
+  for (VertexId v = 0; v < net_.num_vertices(); ++v)
+    if (net_.kind(v) == VertexKind::Switch) m.switch_ports += net_.degree(v);
+  if (m.injection_capacity_gbps > 0) {
+    m.nonrestricted_normalised = m.aggregate_nonrestricted_gbps / m.injection_capacity_gbps;
+    m.restricted_normalised = m.aggregate_restricted_gbps / m.injection_capacity_gbps;
+  }
+  if (m.switch_ports > 0) {
+    m.nonrestricted_per_port_gbps = m.aggregate_nonrestricted_gbps / static_cast<double>(m.switch_ports);
+    m.restricted_per_port_gbps = m.aggregate_restricted_gbps / static_cast<double>(m.switch_ports);
+  }
+  return result;
+}
+
+}  // namespace interflow::flow

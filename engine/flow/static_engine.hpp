@@ -1,0 +1,82 @@
+#pragma once
+// The static flow engine: every flow is active at once; each is routed, then the max-min fair rates
+// of all flows are computed over the link capacities (see maxmin.hpp and manual/static-engine.md
+// for the exact definition of every reported metric).
+#include <cstdint>
+#include <vector>
+
+#include "core/flows.hpp"
+#include "engine/maxmin/maxmin.hpp"
+#include "core/network.hpp"
+#include "core/paths.hpp"
+#include "core/routing.hpp"
+#include "core/stats.hpp"
+
+#include "core/progress.hpp"
+
+namespace interflow::flow {
+
+struct StaticOptions {
+  std::uint64_t seed = 1;
+  // Injection capacity of an endpoint of a direct network (which has no link of its own); used
+  // only to normalise throughputs.
+  double direct_endpoint_gbps = 100.0;
+  Progress* progress = nullptr;
+  std::uint64_t max_path_bytes = 8ULL << 30;  // see RouteContext
+};
+
+struct StaticMetrics {
+  std::uint64_t endpoints = 0;
+  std::uint64_t flows = 0;       // given, including self flows
+  std::uint64_t flows_self = 0;  // src == dst: not routed, not counted below
+  std::uint64_t flows_routed = 0;
+  std::uint64_t flows_unroutable = 0;  // no usable path (e.g. after failures)
+  std::uint64_t path_variables = 0;    // sub-paths of all routed flows
+
+  double aggregate_nonrestricted_gbps = 0;  // sum of the rates of routed flows
+  double aggregate_restricted_gbps = 0;     // routed flows x slowest rate
+  double injection_capacity_gbps = 0;       // sum over endpoints of their injection capacity
+  double nonrestricted_normalised = 0;      // aggregate / injection capacity
+  double restricted_normalised = 0;
+  std::uint64_t switch_ports = 0;          // cables attached to switches, counted at each switch end
+  double nonrestricted_per_port_gbps = 0;  // aggregate / switch_ports
+  double restricted_per_port_gbps = 0;
+
+  Summary rate_gbps;       // over routed flows (min, median, mean, max, Jain)
+  Summary path_links;      // links traversed per routed flow (split-weighted for multipath)
+  Summary paths_per_link;  // over every link that is up
+  Summary utilisation;     // load / capacity over every link that is up
+  std::uint64_t links_up = 0;
+  std::uint64_t links_down = 0;
+  double inrflow_bottleneck_throughput = 0;  // N(N-1)/max paths per link: INRFlow's figure (all-to-all)
+
+  double route_seconds = 0;
+  double solve_seconds = 0;
+  std::uint64_t solver_steps = 0;
+  std::uint64_t solver_refreshes = 0;  // stale heap keys recomputed
+};
+
+struct StaticResult {
+  StaticMetrics metrics;
+  PathTable paths;
+  std::vector<double> flow_rate_gbps;     // per flow; 0 for unroutable and self flows
+  std::vector<float> flow_path_links;     // per flow; split-weighted mean path length
+  std::vector<LinkId> flow_bottleneck;    // per flow: the bottleneck of its first path (kNone if none)
+  std::vector<std::uint32_t> link_paths;  // per link: number of path variables crossing it
+  std::vector<double> link_load_gbps;     // per link: sum of the rates crossing it
+};
+
+class StaticEngine {
+ public:
+  StaticEngine(const Network& net, const Routing& routing) : net_(net), routing_(routing) {}
+  // The engine keeps references: a temporary network or routing would dangle.
+  StaticEngine(const Network&&, const Routing&) = delete;
+  StaticEngine(const Network&, const Routing&&) = delete;
+  StaticResult run(const FlowSet& flows, const StaticOptions& options) const;
+
+ private:
+  const Network& net_;
+  const Routing& routing_;
+};
+
+}  // namespace interflow::flow

@@ -1,0 +1,44 @@
+#pragma once
+// How service classes share a link (INRFlow's NP/BA/FP, seed 003 §3.1 Fig. 1, and the traffic classes
+// with a bandwidth cap and a priority of seed 001 §II).
+//
+// Every policy is one rule per class: a priority level (0 = served first) and a cap, the fraction of
+// each link's capacity the class may take at its level. Rates are the result of a sequence of max-min
+// problems:
+//   1. priority levels in increasing order: the classes of a level share, max-min fairly, what the
+//      levels before them left on every link, each class also bounded by cap x capacity per link;
+//   2. then, if any cap is below 1, what is left on each link goes to every flow that can still grow,
+//      max-min fairly over the increments, whatever its class (a class above its cap drops to the
+//      lowest priority and the leftover is shared round-robin among those classes).
+// NP:  one level, cap 1: plain max-min.
+// FP:  class c at level c, cap 1: strict priority.
+// BA:  every class at level 0 with cap = its share (shares sum to at most 1); step 2 hands the unused
+//      shares to whoever can use them, so a class alone on a link takes all of it.
+// QoS: each class its own priority and cap (seed 001: a capped high-priority class, the rest below).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace interflow::maxmin {
+
+struct ClassRule {
+  std::uint32_t priority = 0;  // 0 is served first
+  double cap = 1.0;            // fraction of each link's capacity, in (0, 1]
+};
+
+struct ClassPolicy {
+  std::string name = "np";
+  std::vector<ClassRule> classes;  // empty: every flow in one class (NP)
+
+  bool plain() const;  // every class alike: one level, no cap below 1
+  // The rule of a class; throws InputError if the policy names fewer classes.
+  const ClassRule& rule(std::uint32_t service_class) const;
+};
+
+// Builds a policy by name: "np", "fp", "ba" or "qos". `values` are the shares (ba) or caps (qos);
+// `priorities` the levels (qos; fp: defaults to the class number). `classes` is the number of classes
+// the workload uses (rules are made for at least that many). Throws InputError naming the problem.
+ClassPolicy make_class_policy(const std::string& name, const std::vector<double>& values,
+                              const std::vector<std::uint32_t>& priorities, std::uint32_t classes);
+
+}  // namespace interflow::maxmin

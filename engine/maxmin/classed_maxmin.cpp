@@ -1,0 +1,239 @@
+#include "engine/maxmin/classed_maxmin.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "core/error.hpp"
+#include "engine/maxmin/maxmin.hpp"
+
+namespace interflow::maxmin {
+
+namespace {
+
+// Priority levels in serving order and the level of each class.
+struct LevelPlan {
+  std::vector<std::uint32_t> class_level;
+  std::size_t levels = 1;
+  std::vector<std::uint32_t> capped_slot;  // per class: its block of virtual links, kNone if uncapped
+  std::size_t capped = 0;
+};
+
+LevelPlan plan_levels(const ClassPolicy& policy) {
+  LevelPlan plan;
+  std::map<std::uint32_t, std::uint32_t> level_of_priority;
+  for (const ClassRule& c : policy.classes) level_of_priority.emplace(c.priority, 0);
+  std::uint32_t next = 0;
+  for (auto& [priority, level] : level_of_priority) level = next++;
+  plan.levels = std::max<std::size_t>(1, level_of_priority.size());
+  for (const ClassRule& c : policy.classes) {
+    plan.class_level.push_back(level_of_priority[c.priority]);
+    plan.capped_slot.push_back(c.cap < 1.0 ? static_cast<std::uint32_t>(plan.capped++) : kNone);
+  }
+  return plan;
+}
+
+std::uint32_t class_of(std::span<const std::uint32_t> var_class, std::uint32_t v) {
+  return var_class.empty() ? 0 : var_class[v];
+}
+
+}  // namespace
+
+ClassedMaxMin::ClassedMaxMin(const ClassPolicy& policy, std::span<const double> capacity,
+                             std::span<const std::uint64_t> var_offsets, std::span<const LinkId> links,
+                             std::span<const double> weight, std::span<const std::uint32_t> var_class)
+    : capacity_(capacity.begin(), capacity.end()) {
+  const std::size_t vars = weight.size(), num_links = capacity.size();
+  if (policy.plain()) {
+    plain_ = true;
+    levels_.push_back(std::make_unique<IncrementalMaxMin>(capacity, var_offsets, links, weight));
+    return;
+  }
+  const LevelPlan plan = plan_levels(policy);
+  var_level_.resize(vars);
+  for (std::uint32_t v = 0; v < vars; ++v) {
+    policy.rule(class_of(var_class, v));  // throws for a class the policy lacks
+    var_level_[v] = plan.class_level[class_of(var_class, v)];
+  }
+  std::span<const std::uint64_t> level_offsets = var_offsets;
+  std::span<const LinkId> level_links = links;
+  std::span<const double> level_capacity = capacity;
+  if (plan.capped > 0) {
+    aug_capacity_.assign(capacity.begin(), capacity.end());
+    for (std::size_t c = 0; c < policy.classes.size(); ++c)
+      if (plan.capped_slot[c] != kNone)
+        for (std::size_t l = 0; l < num_links; ++l) aug_capacity_.push_back(policy.classes[c].cap * capacity[l]);
+    aug_offsets_.assign(1, 0);
+    for (std::uint32_t v = 0; v < vars; ++v) {
+      const std::uint32_t slot = plan.capped_slot[class_of(var_class, v)];
+      for (std::uint64_t e = var_offsets[v]; e < var_offsets[v + 1]; ++e) aug_links_.push_back(links[e]);
+      if (slot != kNone)
+        for (std::uint64_t e = var_offsets[v]; e < var_offsets[v + 1]; ++e)
+          aug_links_.push_back(static_cast<LinkId>((slot + 1) * num_links + links[e]));
+      aug_offsets_.push_back(aug_links_.size());
+    }
+    level_offsets = aug_offsets_;
+    level_links = aug_links_;
+    level_capacity = aug_capacity_;
+    leftover_ = std::make_unique<IncrementalMaxMin>(capacity, var_offsets, links, weight);
+    leftover_->track_load_changes(false);
+  }
+  for (std::size_t k = 0; k < plan.levels; ++k) {
+    levels_.push_back(std::make_unique<IncrementalMaxMin>(level_capacity, level_offsets, level_links, weight));
+    levels_.back()->track_load_changes(true);
+  }
+  var_stamp_.assign(vars, 0);
+  link_stamp_.assign(num_links, 0);
+}
+
+ClassedMaxMin::~ClassedMaxMin() = default;
+
+void ClassedMaxMin::activate(std::uint32_t var) {
+  level_solver(var).activate(var);
+  if (leftover_) leftover_->activate(var);
+}
+
+void ClassedMaxMin::deactivate(std::uint32_t var) {
+  level_solver(var).deactivate(var);
+  if (leftover_) leftover_->deactivate(var);
+}
+
+double ClassedMaxMin::rate(std::uint32_t var) const {
+  return level_solver(var).rate(var) + (leftover_ ? leftover_->rate(var) : 0.0);
+}
+
+double ClassedMaxMin::left_after(LinkId l, std::size_t levels) const {
+  double left = capacity_[l];
+  for (std::size_t k = 0; k < levels; ++k) left -= levels_[k]->load(l);
+  return left > 1e-12 * capacity_[l] ? left : 0.0;  // a rounding error away from full is full
+}
+
+void ClassedMaxMin::collect(IncrementalMaxMin& solver, bool propagate) {
+  for (std::uint32_t v : solver.changed())
+    if (var_stamp_[v] != stamp_) {
+      var_stamp_[v] = stamp_;
+      changed_.push_back(v);
+    }
+  if (!propagate) return;
+  for (LinkId l : solver.load_changes())
+    if (l < capacity_.size() && link_stamp_[l] != stamp_) {  // virtual links stay within their level
+      link_stamp_[l] = stamp_;
+      dirty_.push_back(l);
+    }
+  solver.clear_load_changes();
+}
+
+void ClassedMaxMin::update() {
+  if (plain_) {
+    levels_[0]->update();
+    return;
+  }
+  ++stamp_;
+  changed_.clear();
+  dirty_.clear();
+  for (std::size_t k = 0; k < levels_.size(); ++k) {
+    for (LinkId l : dirty_) levels_[k]->set_capacity(l, left_after(l, k));
+    levels_[k]->update();
+    collect(*levels_[k], true);
+  }
+  if (leftover_) {
+    for (LinkId l : dirty_) leftover_->set_capacity(l, left_after(l, levels_.size()));
+    leftover_->update();
+    collect(*leftover_, false);
+  }
+}
+
+void ClassedMaxMin::solve_all() {
+  if (plain_) {
+    levels_[0]->solve_all();
+    return;
+  }
+  ++stamp_;
+  changed_.clear();
+  for (std::size_t k = 0; k < levels_.size(); ++k) {
+    for (LinkId l = 0; l < capacity_.size(); ++l) levels_[k]->set_capacity(l, left_after(l, k));
+    levels_[k]->solve_all();
+    collect(*levels_[k], false);
+    levels_[k]->clear_load_changes();
+  }
+  if (leftover_) {
+    for (LinkId l = 0; l < capacity_.size(); ++l) leftover_->set_capacity(l, left_after(l, levels_.size()));
+    leftover_->solve_all();
+    collect(*leftover_, false);
+  }
+}
+
+IncrementalStats ClassedMaxMin::stats() const {
+  IncrementalStats total;
+  const auto add = [&](const IncrementalMaxMin& s) {
+    total.updates = std::max(total.updates, s.stats().updates);
+    total.solved_vars += s.stats().solved_vars;
+    total.rounds += s.stats().rounds;
+    total.changed_vars += s.stats().changed_vars;
+  };
+  for (const auto& level : levels_) add(*level);
+  if (leftover_) add(*leftover_);
+  return total;
+}
+
+std::vector<double> solve_classes_from_scratch(const ClassPolicy& policy, std::span<const double> capacity,
+                                               std::span<const std::uint64_t> var_offsets,
+                                               std::span<const LinkId> links, std::span<const double> weight,
+                                               std::span<const std::uint32_t> var_class,
+                                               std::span<const std::uint8_t> active) {
+  const std::size_t vars = weight.size(), num_links = capacity.size();
+  std::vector<double> rate(vars, 0.0), left(capacity.begin(), capacity.end());
+  const LevelPlan plan = policy.classes.empty() ? LevelPlan{{0}, 1, {kNone}, 0} : plan_levels(policy);
+  const auto cls = [&](std::uint32_t v) { return policy.classes.empty() ? 0 : class_of(var_class, v); };
+  const auto solve = [&](auto&& member, auto&& extra_links, const std::vector<double>& cap) {
+    std::vector<std::uint64_t> offsets{0};
+    std::vector<LinkId> ls;
+    std::vector<double> w;
+    std::vector<std::uint32_t> ids;
+    for (std::uint32_t v = 0; v < vars; ++v) {
+      if (!active[v] || !member(v)) continue;
+      for (std::uint64_t e = var_offsets[v]; e < var_offsets[v + 1]; ++e) ls.push_back(links[e]);
+      extra_links(v, ls);
+      offsets.push_back(ls.size());
+      w.push_back(weight[v]);
+      ids.push_back(v);
+    }
+    MaxMinSolver solver;
+    MaxMinInput input;
+    input.var_offsets = offsets;
+    input.links = ls;
+    input.weight = w;
+    input.capacity_exact = cap;
+    solver.run(input);
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+      const std::uint32_t v = ids[i];
+      rate[v] += solver.rates()[i];
+      if (std::isfinite(solver.rates()[i]))
+        for (std::uint64_t e = var_offsets[v]; e < var_offsets[v + 1]; ++e) left[links[e]] -= solver.rates()[i];
+    }
+  };
+  for (std::uint32_t level = 0; level < plan.levels; ++level) {
+    std::vector<double> cap(num_links * (1 + plan.capped));
+    for (std::size_t l = 0; l < num_links; ++l) cap[l] = std::max(0.0, left[l]);
+    for (std::size_t c = 0; c < policy.classes.size(); ++c)
+      if (plan.capped_slot[c] != kNone)
+        for (std::size_t l = 0; l < num_links; ++l)
+          cap[(plan.capped_slot[c] + 1) * num_links + l] = policy.classes[c].cap * capacity[l];
+    solve([&](std::uint32_t v) { return plan.class_level[cls(v)] == level; },
+          [&](std::uint32_t v, std::vector<LinkId>& ls) {
+            const std::uint32_t slot = plan.capped_slot[cls(v)];
+            if (slot == kNone) return;
+            for (std::uint64_t e = var_offsets[v]; e < var_offsets[v + 1]; ++e)
+              ls.push_back(static_cast<LinkId>((slot + 1) * num_links + links[e]));
+          },
+          cap);
+  }
+  if (plan.capped > 0) {
+    std::vector<double> cap(num_links);
+    for (std::size_t l = 0; l < num_links; ++l) cap[l] = std::max(0.0, left[l]);
+    solve([](std::uint32_t) { return true; }, [](std::uint32_t, std::vector<LinkId>&) {}, cap);
+  }
+  return rate;
+}
+
+}  // namespace interflow::maxmin

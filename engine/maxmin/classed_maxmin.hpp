@@ -1,0 +1,70 @@
+#pragma once
+// Incremental max-min rates under a class policy (engine/class_policy.hpp).
+//
+// One IncrementalMaxMin per priority level, solved in order: level k sees on every link the capacity
+// the levels before it left, and each capped class also crosses a virtual link of capacity
+// cap x capacity (one block of virtual links per capped class). When any cap is below 1, a last solver
+// shares what all levels left among every active variable (the increments of step 2). After an update
+// the links whose load changed at a level pass their new residual capacity to the levels below it, so
+// each level re-solves only where the levels above it changed something. With the plain policy this is
+// exactly one IncrementalMaxMin.
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "engine/maxmin/class_policy.hpp"
+#include "engine/maxmin/incremental_maxmin.hpp"
+#include "core/types.hpp"
+
+namespace interflow::maxmin {
+
+class ClassedMaxMin {
+ public:
+  // var_class: the service class of each variable (may be empty under a policy without classes).
+  ClassedMaxMin(const ClassPolicy& policy, std::span<const double> capacity, std::span<const std::uint64_t> var_offsets,
+                std::span<const LinkId> links, std::span<const double> weight,
+                std::span<const std::uint32_t> var_class);
+  ~ClassedMaxMin();
+
+  void activate(std::uint32_t var);
+  void deactivate(std::uint32_t var);
+  void update();     // afterwards changed() lists the variables whose rate changed
+  void solve_all();  // every active variable from scratch
+
+  double rate(std::uint32_t var) const;
+  bool active(std::uint32_t var) const { return level_solver(var).active(var); }
+  const std::vector<std::uint32_t>& changed() const { return plain_ ? levels_[0]->changed() : changed_; }
+  IncrementalStats stats() const;
+
+ private:
+  IncrementalMaxMin& level_solver(std::uint32_t var) const {
+    return *levels_[var_level_.empty() ? 0 : var_level_[var]];
+  }
+  void collect(IncrementalMaxMin& solver, bool propagate);  // its changed variables and load changes
+  double left_after(LinkId l, std::size_t levels) const;    // capacity minus the load of the first levels
+
+  bool plain_ = false;
+  std::vector<double> capacity_;  // physical links
+  std::vector<std::uint32_t> var_level_;
+  // Links of each variable with the virtual links of its capped class appended (empty: no capped class).
+  std::vector<std::uint64_t> aug_offsets_;
+  std::vector<LinkId> aug_links_;
+  std::vector<double> aug_capacity_;
+  std::vector<std::unique_ptr<IncrementalMaxMin>> levels_;
+  std::unique_ptr<IncrementalMaxMin> leftover_;  // step 2, when some cap is below 1
+
+  std::vector<std::uint32_t> changed_, var_stamp_, link_stamp_;
+  std::vector<LinkId> dirty_;
+  std::uint32_t stamp_ = 0;
+};
+
+// The same policy solved from scratch with the static solver (engine/maxmin.hpp), level by level, for
+// the active variables only (rate 0 for the others). Used to check ClassedMaxMin.
+std::vector<double> solve_classes_from_scratch(const ClassPolicy& policy, std::span<const double> capacity,
+                                               std::span<const std::uint64_t> var_offsets,
+                                               std::span<const LinkId> links, std::span<const double> weight,
+                                               std::span<const std::uint32_t> var_class,
+                                               std::span<const std::uint8_t> active);
+
+}  // namespace interflow::maxmin

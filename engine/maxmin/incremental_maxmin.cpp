@@ -1,0 +1,416 @@
+#include "engine/maxmin/incremental_maxmin.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "core/error.hpp"
+
+namespace interflow::maxmin {
+
+namespace {
+
+constexpr double kRelative = 1e-9;  // saturation tolerance, relative
+// A rate change smaller than this (relative) is rounding noise of the solve: not applied, not reported.
+constexpr double kRateChange = 1e-12;
+constexpr double kNoFloor = std::numeric_limits<double>::infinity();
+
+}  // namespace
+
+IncrementalMaxMin::IncrementalMaxMin(std::span<const double> capacity, std::span<const std::uint64_t> var_offsets,
+                                     std::span<const LinkId> links, std::span<const double> weight)
+    : initial_capacity_(capacity.begin(), capacity.end()), var_offsets_(var_offsets), links_(links), weight_(weight) {
+  const std::size_t vars = weight.size(), num_links = capacity.size();
+  rate_.assign(vars, 0.0);
+  new_rate_.assign(vars, 0.0);
+  active_.assign(vars, 0);
+  in_set_.assign(vars, 0);
+  new_mark_.assign(vars, 0);
+  list_position_.assign(vars, 0);
+  link_.resize(num_links);
+  for (LinkId l = 0; l < num_links; ++l) {
+    link_[l].capacity = capacity[l];
+    link_[l].saturation = saturation_of(l);
+  }
+  link_above_stamp_.assign(num_links, 0);
+  link_above_level_.assign(num_links, 0.0);
+  for (double c : capacity) max_capacity_ = std::max(max_capacity_, c);
+  // Every incidence that may ever be active on a link has a slot in the link's range.
+  link_offset_.assign(num_links + 1, 0);
+  for (LinkId l : links) ++link_offset_[l + 1];
+  for (std::size_t l = 0; l < num_links; ++l) link_offset_[l + 1] += link_offset_[l];
+  // Slots name incidences in 32 bits: 4·10⁹ path links would take 16 GB of paths alone.
+  if (links.size() >= kRemoved)
+    throw InputError("the paths have " + std::to_string(links.size()) +
+                     " links in all; the dynamic engine handles fewer than 2^32 (lower --max-path-memory)");
+  slot_.resize(links.size());
+  incidence_slot_.resize(links.size());
+}
+
+double IncrementalMaxMin::saturation_of(LinkId l) const {
+  // Tolerance relative to the larger of the current and the initial capacity: a residual capacity
+  // handed down by a class policy can be a rounding error away from 0.
+  return link_[l].capacity - kRelative * std::max(link_[l].capacity, initial_capacity_[l]);
+}
+
+void IncrementalMaxMin::set_capacity(LinkId l, double capacity) {
+  capacity = std::max(0.0, capacity);
+  if (capacity == link_[l].capacity) return;
+  // Rates on the link can change only if it was a bottleneck or is now over-full.
+  const bool was_saturated = saturated(l);
+  const double old_capacity = link_[l].capacity;
+  link_[l].capacity = capacity;
+  link_[l].saturation = saturation_of(l);
+  const bool affected = was_saturated || saturated(l);
+  if (!affected) return;
+  pending_capacity_.push_back(l);
+  pending_capacity_cut_.push_back(capacity < old_capacity);
+  // Filling below the smaller of the two capacities' initial fair shares is the same as before.
+  if (link_[l].count > 0) lower_floor(std::min(capacity, old_capacity) / link_[l].weight);
+}
+
+void IncrementalMaxMin::lower_floor(double level) { floor_level_ = std::min(floor_level_, std::max(0.0, level)); }
+
+bool IncrementalMaxMin::at_least(std::uint32_t var, double level) const {
+  // A wide margin: levels that are equal in exact arithmetic differ by rounding errors that scale with
+  // the capacities, not with the rates, and taking in a few more variables costs little.
+  const double rate = level * weight_[var];
+  return rate_[var] >= rate - std::max(1e-6 * rate, kRelative * max_capacity_);
+}
+
+void IncrementalMaxMin::activate(std::uint32_t var) {
+  if (active_[var]) return;
+  active_[var] = 1;
+  rate_[var] = 0;
+  list_position_[var] = static_cast<std::uint32_t>(active_list_.size());
+  active_list_.push_back(var);
+  for (std::uint64_t e = var_offsets_[var]; e < var_offsets_[var + 1]; ++e) {
+    const LinkId l = links_[e];
+    LinkState& s = link_[l];
+    if (link_offset_[l] + s.end == link_offset_[l + 1]) compact(l);  // full of removed entries
+    const std::uint32_t position = s.end++;
+    ++s.count;
+    slot_[link_offset_[l] + position] = {var, static_cast<std::uint32_t>(e)};
+    incidence_slot_[e] = position;
+    s.weight += weight_[var];
+  }
+  pending_new_.push_back(var);
+}
+
+void IncrementalMaxMin::deactivate(std::uint32_t var) {
+  if (!active_[var]) return;
+  active_[var] = 0;
+  const std::uint32_t last = active_list_.back();
+  active_list_[list_position_[var]] = last;
+  list_position_[last] = list_position_[var];
+  active_list_.pop_back();
+  for (std::uint64_t e = var_offsets_[var]; e < var_offsets_[var + 1]; ++e) {
+    const LinkId l = links_[e];
+    LinkState& s = link_[l];
+    // The slot is only marked; the block is compacted once marks outnumber its live slots (kCompactRatio).
+    slot_[link_offset_[l] + incidence_slot_[e]].var = kRemoved;
+    const std::uint32_t live = --s.count;
+    s.weight = live == 0 ? 0.0 : s.weight - weight_[var];
+    if (live == 0)
+      s.end = 0;
+    else if (s.end - live > kCompactRatio * live + kCompactAtLeast)
+      compact(l);
+    pending_links_.push_back(l);
+    pending_saturated_.push_back(rate_[var] > 0 && saturated(l));
+    if (track_loads_ && rate_[var] != 0) load_changes_.push_back(l);
+    link_[l].load -= rate_[var];
+    if (link_[l].load < 0) link_[l].load = 0;
+  }
+  if (rate_[var] > 0) lower_floor(rate_[var] / weight_[var]);
+  rate_[var] = 0;
+}
+
+void IncrementalMaxMin::compact(LinkId l) {
+  LinkState& s = link_[l];
+  const std::uint64_t first = link_offset_[l];
+  std::uint32_t kept = 0;
+  for (std::uint32_t k = 0; k < s.end; ++k) {
+    const Slot slot = slot_[first + k];
+    if (slot.var == kRemoved) continue;
+    if (kept != k) {
+      slot_[first + kept] = slot;
+      incidence_slot_[slot.incidence] = kept;
+    }
+    ++kept;
+  }
+  s.end = kept;
+}
+
+void IncrementalMaxMin::add_to_set(std::uint32_t var) {
+  if (in_set_[var] == stamp_) return;
+  in_set_[var] = stamp_;
+  set_.push_back(var);
+}
+
+void IncrementalMaxMin::add_link_bottlenecked(LinkId l) {
+  if (link_[l].walked == stamp_) return;  // walked already in this update: a second walk adds nothing
+  link_[l].walked = stamp_;
+  const std::span<const Slot> slots = slots_of(l);
+  double top = 0;
+  for (const Slot& slot : slots)
+    if (slot.var != kRemoved) top = std::max(top, rate_[slot.var] / weight_[slot.var]);
+  for (const Slot& slot : slots)
+    if (slot.var != kRemoved && at_least(slot.var, top) && at_least(slot.var, floor_level_)) add_to_set(slot.var);
+}
+
+void IncrementalMaxMin::add_link_above(LinkId l, double level) {
+  if (link_above_stamp_[l] == stamp_ && link_above_level_[l] <= level) return;
+  link_above_stamp_[l] = stamp_;
+  link_above_level_[l] = level;
+  for (const Slot& slot : slots_of(l))
+    if (slot.var != kRemoved && at_least(slot.var, level)) add_to_set(slot.var);
+}
+
+void IncrementalMaxMin::update() {
+  ++stats_.updates;
+  ++stamp_;
+  set_.clear();
+  changed_.clear();
+  begin_numbering();
+  ++update_mark_;
+  // A newcomer gets at least the smallest initial fair share C / W of its links (fair shares only grow
+  // during progressive filling), so filling below that level is unchanged by its arrival.
+  for (std::uint32_t v : pending_new_)
+    if (active_[v])
+      for (std::uint64_t e = var_offsets_[v]; e < var_offsets_[v + 1]; ++e)
+        lower_floor(link_[links_[e]].capacity / link_[links_[e]].weight);
+  for (std::uint32_t v : pending_new_)
+    if (active_[v]) {
+      add_to_set(v);
+      new_mark_[v] = update_mark_;  // a newcomer changes its links even when it gets rate 0
+    }
+  for (std::size_t i = 0; i < pending_links_.size(); ++i)
+    if (pending_saturated_[i]) add_link_bottlenecked(pending_links_[i]);
+  // A raised capacity helps the variables at the link's top level; a cut one can leave the variables
+  // outside S over it, so every variable that may change (at or above the floor) is taken in.
+  for (std::size_t i = 0; i < pending_capacity_.size(); ++i)
+    if (pending_capacity_cut_[i])
+      add_link_above(pending_capacity_[i], floor_level_);
+    else
+      add_link_bottlenecked(pending_capacity_[i]);
+  if (set_.empty()) {
+    end_batch();
+    return;
+  }
+
+  // Close S over the links that are saturated now: a change reaches the variables behind a saturated
+  // link, so taking them in at once saves the solve-and-expand rounds that would find them one ring at a
+  // time. When S covers most active variables, solving all of them is cheaper than tracking S.
+  // (The same pass numbers S's links for solve_set: each path is read once.)
+  while (numbered_ < set_.size()) {
+    const std::size_t k = numbered_;
+    number_next();
+    for (std::uint32_t j = set_incidence_offsets_[k]; j < set_incidence_offsets_[k + 1]; ++j) {
+      const LinkId l = local_links_[set_local_link_[j]];
+      if (link_[l].walked != stamp_ && saturated(l)) add_link_bottlenecked(l);
+    }
+  }
+  if (2 * set_.size() > active_list_.size())
+    for (std::uint32_t v : active_list_)
+      if (at_least(v, floor_level_)) add_to_set(v);
+
+  for (;;) {
+    solve_set();
+    // Links that froze variables of S, and saturated links where a rate changed, bring variables in.
+    const std::size_t before = set_.size();
+    // Whether each variable of S changes (a newcomer always does), then per link whether any of its do.
+    var_changed_.resize(before);
+    for (std::size_t k = 0; k < before; ++k) {
+      const std::uint32_t v = set_[k];
+      const double d = new_rate_[v] - rate_[v];
+      var_changed_[k] = new_mark_[v] == update_mark_ || std::abs(d) > kRateChange * std::max(1.0, std::abs(rate_[v]));
+    }
+    for (std::size_t li = 0; li < local_links_.size(); ++li) {
+      const LinkId l = local_links_[li];
+      bool changed = false;
+      for (std::uint32_t k = local_var_offsets_[li]; k < local_var_offsets_[li + 1] && !changed; ++k)
+        changed = var_changed_[local_vars_[k]] != 0;
+      // A link that froze variables of S is their bottleneck: no variable outside S may be above them there.
+      if (bottleneck_[li]) add_link_above(l, freeze_level_[li]);
+      // A saturated link whose load changed is no longer a valid bottleneck for the variables outside S
+      // that had it as one (those at its top level); the others keep theirs.
+      if (changed && saturated(l)) add_link_bottlenecked(l);
+    }
+    if (set_.size() == before) break;
+  }
+
+  stats_.solved_vars += set_.size();
+  commit(kRateChange);
+  stats_.changed_vars += changed_.size();
+  end_batch();
+}
+
+void IncrementalMaxMin::solve_all() {
+  ++stamp_;
+  set_.clear();
+  changed_.clear();
+  begin_numbering();
+  end_batch();
+  for (std::uint32_t v : active_list_) add_to_set(v);
+  ++stats_.updates;
+  stats_.solved_vars += set_.size();
+  if (set_.empty()) return;
+  solve_set();
+  commit(0);
+}
+
+void IncrementalMaxMin::commit(double tolerance) {
+  // Load changes are summed per local link first: one visit to each link instead of one per path.
+  load_delta_.assign(local_links_.size(), 0.0);
+  for (std::size_t k = 0; k < set_.size(); ++k) {
+    const std::uint32_t v = set_[k];
+    const double d = new_rate_[v] - rate_[v];
+    // (A variable leaving rate 0 always counts: its flow gets a completion time. Equal rates never do,
+    // also when both are infinite, a variable without links.)
+    if (new_rate_[v] == rate_[v] ||
+        (std::abs(d) <= tolerance * std::max(1.0, std::abs(rate_[v])) && !(rate_[v] == 0 && new_rate_[v] > 0)))
+      continue;
+    changed_.push_back(v);
+    if (std::isfinite(new_rate_[v]))
+      for (std::uint32_t j = set_incidence_offsets_[k]; j < set_incidence_offsets_[k + 1]; ++j)
+        load_delta_[set_local_link_[j]] += d;
+    rate_[v] = new_rate_[v];
+  }
+  for (std::size_t li = 0; li < local_links_.size(); ++li)
+    if (load_delta_[li] != 0) {
+      link_[local_links_[li]].load += load_delta_[li];
+      if (track_loads_) load_changes_.push_back(local_links_[li]);
+    }
+}
+
+void IncrementalMaxMin::begin_numbering() {
+  ++solve_stamp_;
+  local_links_.clear();
+  set_local_link_.clear();
+  set_incidence_offsets_.assign(1, 0);
+  numbered_ = 0;
+}
+
+std::uint32_t IncrementalMaxMin::local_of(LinkId l) {
+  LinkState& s = link_[l];
+  if (s.solve_stamp != solve_stamp_) {
+    s.solve_stamp = solve_stamp_;
+    s.local = static_cast<std::uint32_t>(local_links_.size());
+    local_links_.push_back(l);
+  }
+  return s.local;
+}
+
+void IncrementalMaxMin::number_next() {
+  const std::uint32_t v = set_[numbered_++];
+  for (std::uint64_t e = var_offsets_[v]; e < var_offsets_[v + 1]; ++e) set_local_link_.push_back(local_of(links_[e]));
+  set_incidence_offsets_.push_back(static_cast<std::uint32_t>(set_local_link_.size()));
+}
+
+void IncrementalMaxMin::number_set() {
+  while (numbered_ < set_.size()) number_next();
+}
+
+void IncrementalMaxMin::end_batch() {
+  pending_new_.clear();
+  pending_links_.clear();
+  pending_saturated_.clear();
+  pending_capacity_.clear();
+  pending_capacity_cut_.clear();
+  floor_level_ = kNoFloor;
+}
+
+// Progressive filling of the variables in set_ on the residual capacities (capacity minus the rates of
+// the active variables outside the set). Links in a min-heap keyed by fair share = residual / weight of
+// the unfrozen variables; shares only grow as variables freeze, so stale keys are refreshed when popped.
+void IncrementalMaxMin::solve_set() {
+  ++stats_.rounds;
+  number_set();  // S only grows within an update: the variables added since the last round
+  const std::size_t n = local_links_.size();
+  if (set_.size() == 1 && n > 0) {  // the common case at light load: one variable, its tightest link
+    const std::uint32_t v = set_[0];
+    double tightest = std::numeric_limits<double>::infinity();
+    residual_.resize(n);
+    for (std::size_t li = 0; li < n; ++li) {
+      residual_[li] = std::max(0.0, link_[local_links_[li]].capacity - link_[local_links_[li]].load + rate_[v]);
+      tightest = std::min(tightest, residual_[li]);
+    }
+    new_rate_[v] = tightest;
+    local_var_offsets_.resize(n + 1);
+    local_vars_.assign(n, 0);
+    bottleneck_.resize(n);
+    freeze_level_.resize(n);
+    for (std::size_t li = 0; li < n; ++li) {
+      local_var_offsets_[li] = static_cast<std::uint32_t>(li);
+      bottleneck_[li] = residual_[li] == tightest;
+      freeze_level_[li] = tightest / weight_[v];
+    }
+    local_var_offsets_[n] = static_cast<std::uint32_t>(n);
+    return;
+  }
+  residual_.assign(n, 0.0);
+  weight_sum_.assign(n, 0.0);
+  local_var_offsets_.assign(n + 1, 0);
+  for (std::size_t li = 0; li < n; ++li)
+    residual_[li] = link_[local_links_[li]].capacity - link_[local_links_[li]].load;
+  for (std::size_t k = 0; k < set_.size(); ++k) {
+    const std::uint32_t v = set_[k];
+    const double rate = rate_[v], weight = weight_[v];
+    for (std::uint32_t j = set_incidence_offsets_[k]; j < set_incidence_offsets_[k + 1]; ++j) {
+      const std::uint32_t li = set_local_link_[j];
+      residual_[li] += rate;  // the set's own current rates are not fixed
+      weight_sum_[li] += weight;
+      ++local_var_offsets_[li + 1];
+    }
+  }
+  for (std::size_t li = 0; li < n; ++li) local_var_offsets_[li + 1] += local_var_offsets_[li];
+  local_vars_.resize(local_var_offsets_[n]);
+  cursor_.assign(local_var_offsets_.begin(), local_var_offsets_.end() - 1);
+  for (std::uint32_t k = 0; k < set_.size(); ++k)
+    for (std::uint32_t j = set_incidence_offsets_[k]; j < set_incidence_offsets_[k + 1]; ++j)
+      local_vars_[cursor_[set_local_link_[j]]++] = k;
+  frozen_.assign(set_.size(), 0);
+  bottleneck_.assign(n, 0);
+  freeze_level_.resize(n);
+  std::vector<std::uint32_t>& unfrozen = unfrozen_;
+  unfrozen.resize(n);
+  for (std::size_t li = 0; li < n; ++li) unfrozen[li] = local_var_offsets_[li + 1] - local_var_offsets_[li];
+  heap_.clear();
+  const auto share = [&](std::uint32_t li) { return std::max(0.0, residual_[li]) / weight_sum_[li]; };
+  for (std::uint32_t li = 0; li < n; ++li) heap_.push(share(li), li);
+  for (std::uint32_t k = 0; k < set_.size(); ++k)
+    if (var_offsets_[set_[k]] == var_offsets_[set_[k] + 1]) {  // no link: nothing limits it
+      new_rate_[set_[k]] = std::numeric_limits<double>::infinity();
+      frozen_[k] = 1;
+    }
+  while (!heap_.empty()) {
+    double key;
+    std::uint32_t li;
+    heap_.pop(key, li);
+    if (unfrozen[li] == 0) continue;
+    const double now = share(li);
+    if (now > key * (1 + 1e-12) + 1e-300) {  // stale: re-key (shares only grow, so the heap stays monotone)
+      heap_.push(now, li);
+      continue;
+    }
+    bottleneck_[li] = 1;
+    freeze_level_[li] = now;
+    for (std::uint32_t k = local_var_offsets_[li]; k < local_var_offsets_[li + 1]; ++k) {
+      const std::uint32_t idx = local_vars_[k];
+      if (frozen_[idx]) continue;
+      frozen_[idx] = 1;
+      const std::uint32_t v = set_[idx];
+      const double r = weight_[v] * now;
+      new_rate_[v] = r;
+      for (std::uint32_t j = set_incidence_offsets_[idx]; j < set_incidence_offsets_[idx + 1]; ++j) {
+        const std::uint32_t lj = set_local_link_[j];
+        residual_[lj] -= r;
+        weight_sum_[lj] -= weight_[v];
+        --unfrozen[lj];
+      }
+    }
+  }
+}
+
+}  // namespace interflow::maxmin

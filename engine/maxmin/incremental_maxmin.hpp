@@ -1,0 +1,172 @@
+#pragma once
+// Weighted max-min fair rates kept up to date as path variables come and go (the dynamic engine).
+//
+// The variables of the static engine's model (engine/maxmin.hpp) are activated and deactivated one
+// event batch at a time; after each batch update() re-solves only a set S of variables, those whose
+// rates can change. A variable's level is rate / weight; a saturated link is the bottleneck of the
+// variables at its top level (the highest level on it).
+//   0. The floor: progressive filling below a level λ runs the same way before and after the batch
+//      when no event touches it. A departing variable of level r only mattered above r; a newcomer gets
+//      at least min over its links of C / W (W the weights there, newcomer included; fair shares only
+//      grow during filling); a capacity change at least min(C_old, C_new) / W. Variables below the
+//      smallest of these keep their rates, so they are never taken into S by steps 1 and 4.
+//   1. S starts with the newcomers, the variables at the top level of every saturated link that a
+//      departing variable crossed (only they had it as bottleneck), of every link whose capacity
+//      rose, and every variable (above the floor) of a link whose capacity was cut.
+//   2. S is closed over the saturated links of its variables: their top-level variables join (a change
+//      spreads through them; taking them at once saves solve-and-expand rounds). When S holds over
+//      half the active variables, all above the floor join.
+//   3. S is solved by progressive filling on the residual capacities: capacity minus the rates of the
+//      active variables outside S, which stay fixed.
+//   4. A link that froze variables of S at level λ takes in every variable on it at or above λ (none
+//      outside S may be above them there); a saturated link where a rate of S changed takes in its
+//      top-level variables (it is no longer a valid bottleneck for them). 3-4 repeat until S stops
+//      growing.
+// Every variable outside S then keeps a valid bottleneck (a link where nothing changed, at whose top
+// it still is) and every variable of S has its bottleneck among S's links with nothing outside above
+// it, so the result is the max-min allocation of all active variables, the one a solve from scratch
+// gives (tests compare them on random event sequences, with ties and capacity changes). When few links
+// are saturated S stays small; in a contended network it follows the changed part of the bottleneck
+// order rather than every variable behind a saturated link.
+// Storage: a flat list of (variable, link) incidences with, per link, a contiguous block of the active
+// ones, so activation and removal are O(path length) and nothing is allocated per event.
+#include <cstdint>
+#include <limits>
+#include <span>
+#include <vector>
+
+#include "core/radix_heap.hpp"
+#include "core/types.hpp"
+
+namespace interflow::maxmin {
+
+struct IncrementalStats {
+  std::uint64_t updates = 0;       // update() calls
+  std::uint64_t solved_vars = 0;   // sum over updates of |S| at the end
+  std::uint64_t rounds = 0;        // progressive-filling runs (an update may need several)
+  std::uint64_t changed_vars = 0;  // variables whose rate changed
+};
+
+class IncrementalMaxMin {
+ public:
+  // capacity: per link (Gbit/s, 0 for a link that is down); var_offsets/links: each variable's links
+  // (as in a PathTable); weight: per variable, > 0.
+  IncrementalMaxMin(std::span<const double> capacity, std::span<const std::uint64_t> var_offsets,
+                    std::span<const LinkId> links, std::span<const double> weight);
+
+  void activate(std::uint32_t var);    // takes part from the next update()
+  void deactivate(std::uint32_t var);  // rate 0 from now; its links are re-examined at the next update()
+  // A new capacity for a link, taking effect at the next update() (the class policies of
+  // engine/classed_maxmin.hpp hand each priority level what the levels above it left).
+  void set_capacity(LinkId l, double capacity);
+  // With tracking on, every link whose load changes (by update() or deactivate()) is listed in
+  // load_changes() until clear_load_changes(); a link may appear more than once.
+  void track_load_changes(bool on) { track_loads_ = on; }
+  const std::vector<LinkId>& load_changes() const { return load_changes_; }
+  void clear_load_changes() { load_changes_.clear(); }
+  // Re-solves; afterwards changed() lists the active variables whose rate changed (each once).
+  void update();
+  // Re-solves every active variable from scratch (for tests and for comparison).
+  void solve_all();
+
+  double rate(std::uint32_t var) const { return rate_[var]; }
+  double load(LinkId l) const { return link_[l].load; }
+  bool active(std::uint32_t var) const { return active_[var] != 0; }
+  const std::vector<std::uint32_t>& changed() const { return changed_; }
+  const IncrementalStats& stats() const { return stats_; }
+
+ private:
+  bool saturated(LinkId l) const { return link_[l].load >= link_[l].saturation; }
+  double saturation_of(LinkId l) const;  // the load at which the link counts as saturated
+  void add_to_set(std::uint32_t var);
+  // Adds the link's active variables that may have it as their bottleneck (those at its top level),
+  // unless they are below the floor.
+  void add_link_bottlenecked(LinkId l);
+  void add_link_above(LinkId l, double level);  // its active variables at or above the level
+  void lower_floor(double level);
+  bool at_least(std::uint32_t var, double level) const;  // level of var >= level, with a margin
+  // S's links are numbered 0.. (local_links_) as S grows during an update, and each variable of S
+  // has its incidences as local link numbers (set_local_link_ from set_incidence_offsets_[k]): the
+  // passes over S read that compact block instead of the paths and the per-link state again.
+  void begin_numbering();
+  std::uint32_t local_of(LinkId l);  // the link's local number, given one if it has none yet
+  void number_next();                // numbers the next variable of S
+  void number_set();                 // numbers the variables of S not numbered yet
+  void solve_set();                  // progressive filling of set_ on residual capacities, into new_rate_
+  // Applies the new rates of S that changed by more than tolerance (relative), listing them in changed_.
+  void commit(double tolerance);
+  void end_batch();  // forgets the batch's events and its floor
+
+  // The per-link fields that an update reads together, side by side: one cache miss per link visited.
+  struct LinkState {
+    double load = 0;  // sum of the rates of the active variables crossing it
+    double capacity = 0;
+    double saturation = 0;          // saturated at a load at or above this (capacity less a tolerance)
+    double weight = 0;              // sum of the weights of the active variables crossing it
+    std::uint32_t walked = 0;       // == stamp_: add_link_bottlenecked ran on it
+    std::uint32_t solve_stamp = 0;  // == solve_stamp_: `local` is its index in solve_set's problem
+    std::uint32_t local = 0;
+    std::uint32_t count = 0;  // how many active variables cross it
+    std::uint32_t end = 0;    // slots in use, marked ones included
+  };
+  std::vector<LinkState> link_;
+  std::vector<double> initial_capacity_;
+  std::span<const std::uint64_t> var_offsets_;
+  std::span<const LinkId> links_;
+  std::span<const double> weight_;
+
+  std::vector<double> rate_, new_rate_;
+  std::vector<std::uint8_t> active_;
+  std::vector<std::uint32_t> active_list_, list_position_;  // the active variables, in no order
+  // Incidence e = var_offsets_[v] + i is (v, links_[e]). Link l's active incidences lie among the
+  // first link_[l].end slots of its range from link_offset_[l] (CSR, sized for every incidence that
+  // may cross it), so a walk over a link reads one contiguous block. Activation appends; removal only
+  // marks the slot (kRemoved), and the block is compacted once most of it is marked, so that both stay
+  // a few memory accesses per link.
+  static constexpr std::uint32_t kRemoved = ~0u;
+  // A block is compacted when its marked slots outnumber kCompactRatio × its live ones + kCompactAtLeast:
+  // walks read at most that many more slots, and each live slot moves for every few removals at most.
+  static constexpr std::uint32_t kCompactRatio = 3, kCompactAtLeast = 32;
+  struct Slot {
+    std::uint32_t var;        // kRemoved once the incidence is removed
+    std::uint32_t incidence;  // e
+  };
+  std::span<const Slot> slots_of(LinkId l) const { return {slot_.data() + link_offset_[l], link_[l].end}; }
+  void compact(LinkId l);  // moves the block's live slots to its front, in order
+  std::vector<std::uint64_t> link_offset_;
+  std::vector<Slot> slot_;
+  std::vector<std::uint32_t> incidence_slot_;  // per incidence: its slot, relative to the link's range
+
+  // Work of one update.
+  std::vector<std::uint32_t> pending_new_;          // activated since the last update
+  std::vector<LinkId> pending_links_;               // links of variables removed since the last update
+  std::vector<std::uint8_t> pending_saturated_;     // was that link saturated at removal
+  std::vector<LinkId> pending_capacity_;            // links whose capacity changed where rates may follow
+  std::vector<std::uint8_t> pending_capacity_cut_;  // was that change a cut
+  // The floor of the batch: no variable whose level (rate / weight) is below it can change (see above).
+  double floor_level_ = std::numeric_limits<double>::infinity();
+  double max_capacity_ = 0;
+  bool track_loads_ = false;
+  std::vector<LinkId> load_changes_;
+  std::vector<std::uint32_t> set_, changed_;
+  std::vector<std::uint32_t> in_set_;    // == stamp_: in S
+  std::vector<std::uint32_t> new_mark_;  // == update_mark_: activated since the previous update
+  std::uint32_t update_mark_ = 0;
+  std::vector<std::uint32_t> link_above_stamp_;  // == stamp_: add_link_above ran on it, down to
+  std::vector<double> link_above_level_;         // this level
+  std::uint32_t stamp_ = 0, solve_stamp_ = 0;    // one per update, one per numbering of S
+  // Local problem of solve_set().
+  std::vector<LinkId> local_links_;
+  std::vector<double> residual_, weight_sum_;
+  std::vector<std::uint32_t> local_var_offsets_, local_vars_, cursor_, unfrozen_;
+  std::vector<std::uint32_t> set_incidence_offsets_, set_local_link_;  // per variable of S: its local links
+  std::size_t numbered_ = 0;                                           // variables of S numbered so far
+  std::vector<double> load_delta_;                                     // per local link, in commit()
+  std::vector<std::uint8_t> frozen_, bottleneck_, var_changed_;
+  std::vector<double> freeze_level_;  // per local link that froze variables: the level it froze them at
+  RadixHeap<std::uint32_t> heap_{true};
+
+  IncrementalStats stats_;
+};
+
+}  // namespace interflow::maxmin

@@ -1,0 +1,127 @@
+#include "engine/maxmin/maxmin.hpp"
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <atomic>
+#include <limits>
+#include <stdexcept>
+
+#include "core/radix_heap.hpp"
+
+namespace interflow::maxmin {
+
+namespace {
+constexpr std::size_t kGrain = 1 << 14;  // work items per parallel task
+}  // namespace
+
+void MaxMinSolver::run(const MaxMinInput& in) {
+  const std::size_t num_links = in.capacity_exact.empty() ? in.capacity_gbps.size() : in.capacity_exact.size();
+  const std::size_t num_vars = in.weight.size();
+  if (in.var_offsets.size() != num_vars + 1) throw std::invalid_argument("maxmin: var_offsets size");
+  steps_ = refreshes_ = 0;
+  rate_.assign(num_vars, 0.0);
+  bottleneck_.assign(num_vars, kNone);
+
+  if (in.links.size() >= 0xffffffffULL) throw std::length_error("maxmin: more than 4 billion path entries");
+  if (!in.link_up.empty() && in.link_up.size() != num_links) throw std::invalid_argument("maxmin: link_up size");
+  for (std::uint32_t v = 0; v < num_vars; ++v)
+    if (!(in.weight[v] > 0)) throw std::invalid_argument("maxmin: weights must be positive");
+
+  // Link -> variables incidence (transpose of the paths), built in parallel: count the variables of
+  // each link, lay out the ranges, scatter, then sort each link's short list so that the layout
+  // (and so every later floating-point sum) is the same for any thread count.
+  using Range = tbb::blocked_range<std::size_t>;
+  link_paths_.assign(num_links, 0);
+  tbb::parallel_for(Range(0, num_vars, kGrain), [&](const Range& r) {
+    for (std::size_t v = r.begin(); v < r.end(); ++v)
+      for (std::uint64_t i = in.var_offsets[v]; i < in.var_offsets[v + 1]; ++i)
+        std::atomic_ref<std::uint32_t>(link_paths_[in.links[i]]).fetch_add(1, std::memory_order_relaxed);
+  });
+  std::vector<std::uint32_t> link_first(num_links + 1, 0);
+  for (std::size_t l = 0; l < num_links; ++l) link_first[l + 1] = link_first[l] + link_paths_[l];
+  std::vector<std::uint32_t> link_vars(in.links.size());
+  {
+    std::vector<std::uint32_t> cursor(link_first.begin(), link_first.end() - 1);
+    tbb::parallel_for(Range(0, num_vars, kGrain), [&](const Range& r) {
+      for (std::size_t v = r.begin(); v < r.end(); ++v)
+        for (std::uint64_t i = in.var_offsets[v]; i < in.var_offsets[v + 1]; ++i)
+          link_vars[std::atomic_ref<std::uint32_t>(cursor[in.links[i]]).fetch_add(1, std::memory_order_relaxed)] =
+              static_cast<std::uint32_t>(v);
+    });
+  }
+
+  // Per-link state packed together: freezing a variable touches every link of its path, and one
+  // cache line per link is far cheaper than one per array.
+  struct LinkState {
+    double load;        // sum of the rates of frozen variables crossing the link
+    double weight_sum;  // of the unfrozen variables crossing the link
+    std::uint32_t unfrozen;
+    std::uint32_t dirty;  // changed since its heap key was computed
+  };
+  std::vector<LinkState> link(num_links);
+  tbb::parallel_for(Range(0, num_links, kGrain), [&](const Range& r) {
+    for (std::size_t l = r.begin(); l < r.end(); ++l) {
+      auto first = link_vars.begin() + link_first[l];
+      auto last = link_vars.begin() + link_first[l + 1];
+      std::sort(first, last);
+      double weight_sum = 0;
+      for (auto it = first; it != last; ++it) weight_sum += in.weight[*it];
+      link[l] = {0.0, weight_sum, link_paths_[l], 0};
+    }
+  });
+  std::vector<std::uint8_t> frozen(num_vars, 0);
+  for (std::uint32_t v = 0; v < num_vars; ++v) {
+    if (in.var_offsets[v] == in.var_offsets[v + 1]) {
+      rate_[v] = std::numeric_limits<double>::infinity();
+      frozen[v] = 1;
+    }
+  }
+
+  auto capacity = [&](std::size_t l) {
+    if (!in.link_up.empty() && !in.link_up[l]) return 0.0;
+    return in.capacity_exact.empty() ? static_cast<double>(in.capacity_gbps[l]) : in.capacity_exact[l];
+  };
+  auto share_of = [&](std::size_t l) { return std::max(0.0, capacity(l) - link[l].load) / link[l].weight_sum; };
+  RadixHeap<LinkId> heap;
+  for (std::size_t l = 0; l < num_links; ++l)
+    if (link[l].unfrozen > 0) heap.push(share_of(l), static_cast<LinkId>(l));
+
+  std::uint64_t frozen_count = 0;
+  while (!heap.empty()) {
+    double key;
+    LinkId l;
+    heap.pop(key, l);
+    if (link[l].unfrozen == 0) continue;
+    if (link[l].dirty) {  // touched since its key was computed: its share can only have grown
+      link[l].dirty = 0;
+      ++refreshes_;
+      heap.push(share_of(l), l);
+      continue;
+    }
+    // l is a true bottleneck: every other link's share is at least its key >= this key.
+    if ((++steps_ & 1023) == 0 && in.progress) in.progress->store(frozen_count, std::memory_order_relaxed);
+    const double level = key;
+    for (std::uint64_t i = link_first[l]; i < link_first[l + 1]; ++i) {
+      const std::uint32_t v = link_vars[i];
+      if (frozen[v]) continue;
+      frozen[v] = 1;
+      ++frozen_count;
+      const double r = in.weight[v] * level;
+      rate_[v] = r;
+      bottleneck_[v] = l;
+      for (std::uint64_t j = in.var_offsets[v]; j < in.var_offsets[v + 1]; ++j) {
+        LinkState& m = link[in.links[j]];
+        m.load += r;
+        m.weight_sum -= in.weight[v];
+        m.dirty = 1;
+        if (--m.unfrozen == 0) m.weight_sum = 0;  // avoid drift when a link empties
+      }
+    }
+  }
+  link_load_.resize(num_links);
+  for (std::size_t l = 0; l < num_links; ++l) link_load_[l] = link[l].load;
+}
+
+}  // namespace interflow::maxmin

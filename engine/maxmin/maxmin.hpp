@@ -1,0 +1,58 @@
+#pragma once
+// Weighted max-min fair rates by progressive filling (water-filling).
+//
+// Every path variable v has a weight w_v > 0 and crosses a set of links. The solver raises a common
+// level t; each unfrozen variable gets w_v * t. The link whose fair share
+//   share_l = (capacity_l - rate already frozen on l) / (sum of weights of unfrozen vars on l)
+// is smallest is the next bottleneck: its variables freeze at w_v * share_l. Links live in a
+// min-heap keyed by share; a link's share only grows as variables elsewhere freeze, so heap keys
+// are lower bounds and are refreshed lazily when popped (a link touched since its key was computed
+// is re-pushed with its new share). The result is the unique weighted max-min fair allocation
+// (Bertsekas & Gallager, Data Networks, 2nd ed., §6.5.2), up to floating-point rounding.
+#include <atomic>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "core/types.hpp"
+
+namespace interflow::maxmin {
+
+struct MaxMinInput {
+  std::span<const float> capacity_gbps;            // per link
+  std::span<const std::uint64_t> var_offsets;      // per variable, size V+1, into `links`
+  std::span<const LinkId> links;                   // link ids of all variables, concatenated
+  std::span<const double> weight;                  // per variable, > 0
+  std::span<const std::uint8_t> link_up = {};      // per link, 0 = down (capacity 0); empty = all up
+  std::span<const double> capacity_exact = {};     // if given, used instead of capacity_gbps (residuals)
+  std::atomic<std::uint64_t>* progress = nullptr;  // variables frozen so far (optional)
+};
+
+class MaxMinSolver {
+ public:
+  void run(const MaxMinInput& input);
+
+  // Rate of each variable in Gbit/s. A variable with no link gets +infinity.
+  const std::vector<double>& rates() const { return rate_; }
+  // The link that froze each variable (kNone for a variable with no link).
+  const std::vector<LinkId>& bottlenecks() const { return bottleneck_; }
+  // Per link: how many variables cross it, and the sum of their rates (Gbit/s).
+  const std::vector<std::uint32_t>& link_paths() const { return link_paths_; }
+  const std::vector<double>& link_load() const { return link_load_; }
+  // Hands the per-link results over (the solver keeps none).
+  std::vector<std::uint32_t> take_link_paths() { return std::move(link_paths_); }
+  std::vector<double> take_link_load() { return std::move(link_load_); }
+  // Number of bottleneck links found (distinct freezing steps).
+  std::uint64_t bottleneck_steps() const { return steps_; }
+  std::uint64_t heap_refreshes() const { return refreshes_; }
+
+ private:
+  std::vector<double> rate_;
+  std::vector<LinkId> bottleneck_;
+  std::vector<std::uint32_t> link_paths_;
+  std::vector<double> link_load_;
+  std::uint64_t steps_ = 0;
+  std::uint64_t refreshes_ = 0;
+};
+
+}  // namespace interflow::maxmin

@@ -1,0 +1,53 @@
+// The monotone radix heap against a binary heap: the same keys come out in the same order under
+// random monotone use (pushes never below the last key popped), across clear() and reuse.
+#include "core/radix_heap.hpp"
+
+#include <doctest/doctest.h>
+
+#include <functional>
+#include <queue>
+#include <vector>
+
+#include "core/random.hpp"
+
+using namespace interflow;
+
+TEST_CASE("radix heap: pops the keys a binary heap pops under monotone use") {
+  for (const bool keep : {false, true}) {
+    RadixHeap<std::uint32_t> heap(keep);
+    Rng rng(7);
+    for (int round = 0; round < 50; ++round) {
+      heap.clear();
+      std::priority_queue<double, std::vector<double>, std::greater<>> reference;
+      double last = 0;
+      std::uint32_t id = 0;
+      for (int step = 0; step < 400; ++step) {
+        if (!reference.empty() && rng.below(3) == 0) {
+          double key;
+          std::uint32_t value;
+          heap.pop(key, value);
+          REQUIRE(key == reference.top());
+          reference.pop();
+          last = key;
+          continue;
+        }
+        // Keys at or above the last popped: equal ones, close ones (low bits) and far ones (high bits).
+        const std::uint64_t kind = rng.below(4);
+        const double key = kind == 0   ? last
+                           : kind == 1 ? last * (1 + 1e-12 * rng.uniform())
+                                       : last + 1e3 * rng.uniform();
+        heap.push(key, id++);
+        reference.push(key);
+      }
+      CHECK(heap.size() == reference.size());
+      while (!reference.empty()) {
+        double key;
+        std::uint32_t value;
+        heap.pop(key, value);
+        REQUIRE(key == reference.top());
+        reference.pop();
+      }
+      CHECK(heap.empty());
+    }
+  }
+}
