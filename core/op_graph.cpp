@@ -251,13 +251,16 @@ std::vector<std::uint32_t> append_program(OpGraphBuilder& b, const Program& p, s
           break;
         }
         case OpKind::Wait:
-          control.insert(control.end(), outstanding.begin(), outstanding.end());
+          // Every outstanding operation was issued after the control point and depends on all of
+          // it, so once they are complete so is the control point: they alone are the new one (the
+          // union would grow with every iteration of a program that never blocks otherwise).
+          if (!outstanding.empty()) control.swap(outstanding);
           outstanding.clear();
           last_isend = kNoOp;  // complete, so started
           break;
       }
     }
-    control.insert(control.end(), outstanding.begin(), outstanding.end());
+    if (!outstanding.empty()) control.swap(outstanding);  // as at a wait
     joins[t] = after_control(b.calc(rank, 0, 0));
   }
   return joins;

@@ -118,8 +118,9 @@ class OpGraphBuilder {
 };
 
 // Appends task t's program to b as rank rank_of[t] with the same timing: each operation depends on the
-// task's control point (the operations that must be complete before the program goes on), a wait adds
-// the outstanding isends and irecvs to it, compute becomes a scaled CPU calc and delay an unscaled
+// task's control point (the operations that must be complete before the program goes on); a wait makes
+// the outstanding isends and irecvs the control point (each depends on the one before, so the graph
+// stays linear in the program's length); compute becomes a scaled CPU calc and delay an unscaled
 // delay. `entry[t]` (optional, kNoOp for none) is an operation task t's first operations depend on.
 // Tags of collectives (>= 2^30) are replaced by fresh tags of b. Returns, per task, one operation
 // (a zero calc) that completes when task t's program is complete: its end, outstanding operations

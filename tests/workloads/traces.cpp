@@ -5,6 +5,8 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -304,4 +306,22 @@ TEST_CASE("traces: an INRFlow workload file becomes application specs") {
   CHECK(bad("x all2all 8 random\n").find(":1: arrival time 'x'") != std::string::npos);
   CHECK(bad("0 stencil3d_2x2x2_lots 8 random\n").find(":1: becomes 'stencil3d:dims=2x2x2,bytes=lots") !=
         std::string::npos);
+}
+
+TEST_CASE("traces: a written GOAL schedule grows linearly with the iterations") {
+  // A kernel that never blocks between its waits (no computation) once wrote every operation as
+  // depending on every earlier iteration: the file grew with the square of the iterations.
+  const auto goal_lines = [](int iters) {
+    const Application app = test::make_app("stencil3d:tasks=8,compute=0,iters=" + std::to_string(iters), 8);
+    std::ostringstream s;
+    write_goal(graph_form(app), s, {});
+    const std::string text = s.str();
+    return static_cast<double>(std::count(text.begin(), text.end(), '\n'));
+  };
+  // Every iteration after the first adds the same number of lines.
+  const double ten = goal_lines(10), twenty = goal_lines(20), forty = goal_lines(40);
+  CHECK(forty - twenty == doctest::Approx(2 * (twenty - ten)).epsilon(1e-9));
+  // Every operation has a bounded number of dependencies.
+  const OpGraph g = graph_form(test::make_app("stencil3d:tasks=8,compute=0,iters=40", 8));
+  for (std::uint32_t i = 0; i < g.size(); ++i) CHECK(g.deps_of(i).size() <= 13);
 }
