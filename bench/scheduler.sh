@@ -29,7 +29,7 @@ import time_v
 wall, rss = time_v.read(f"{tmp}/time")
 d = json.load(open(f"{tmp}/s.json"))
 j = d["jobs"]
-print(f"| {name} | {policy} | {options} | {d['config']['nodes']} | {j['in_log']} | {j['dropped']} | {j['scheduled']} | "
+print(f"| {name} | {policy} | {options} | {d['nodes']} | {j['in_log']} | {j['dropped']} | {j['scheduled']} | "
       f"{d['mean_wait_s']:.0f} | {d['median_wait_s']:.0f} | {d['mean_bounded_slowdown']:.1f} | {d['mean_slowdown']:.1f} | "
       f"{d['utilisation']:.3f} | {d['makespan_s']:.0f} | {wall:.2f} | {rss:.0f} |")
 PY

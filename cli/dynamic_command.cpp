@@ -1,107 +1,147 @@
+// `interflow dynamic`: parses, builds the run from the registries (cli/dynamic_run.cpp) and writes its
+// results (cli/dynamic_report.cpp).
 #include <iostream>
 
 #include "cli/commands.hpp"
 #include "cli/dynamic_report.hpp"
 #include "cli/dynamic_run.hpp"
+#include "core/format.hpp"
 
 namespace interflow::cli {
+
+namespace {
+
+void add_workload_options(OptionTable& t, DynamicConfig& c) {
+  t.text("-f,--flow-file", c.flow_file,
+         "CSV flow list src,dst,bytes,start_time[,class][,after] (instead of --pattern)");
+  t.texts("-a,--app", c.apps,
+          "an application KERNEL:key=value,... (repeatable; tasks, placement, class, arrival plus the kernel's own; "
+          "see `interflow list application`): tasks run programs instead of flows");
+  t.text("--inrflow-workload", c.inrflow_workload,
+         "INRFlow workload file: one application per line '<arrival> <kernel>[_<params>] <ntasks> <allocation>', "
+         "added to the --app list (manual/traces.md)");
+  t.real("--inrflow-time-unit", c.inrflow_time_unit, "seconds per unit of the INRFlow workload file's arrival times",
+         0, 1e6, true);
+  t.real("--cpu-scale", c.cpu_scale, "with --app: factor applied to every computation", 0, 1e12);
+  t.whole("--max-in-flight", c.max_in_flight,
+          "with --app: messages a task may have under transfer at once (INRFlow's injmode; 0 = no limit)");
+  t.text("-p,--pattern", c.pattern, "traffic pattern spec giving the flows' ends (without --flow-file or --app)");
+  t.real("-b,--bytes", c.bytes, "size of every pattern flow in bytes", 0, 1e18);
+  t.text("--arrival", c.arrival,
+         "when pattern flows start: an arrival spec, zero (all at time 0) or poisson[:load=L] (see `interflow list "
+         "arrival`)");
+  t.real("--load", c.load, "shorthand for --arrival poisson:load=L: offered load, a fraction of injection capacity",
+         0, 1e6, true);
+  t.whole("--phase-size", c.phase_size,
+          "group pattern flows, in pattern order, into phases of this many; a phase starts when the previous one is "
+          "delivered (0 = no phases)");
+}
+
+void add_engine_options(OptionTable& t, DynamicConfig& c) {
+  t.whole("-j,--threads", c.threads, "worker threads for routing (0 = all cores)", 0, 4096);
+  t.whole("--max-flows", c.max_flows, "refuse patterns that would generate more flows", 1);
+  t.real("--max-path-memory-gib,--max-path-memory", c.max_path_memory_gib,
+         "refuse routings whose paths need more GiB", 0, 1e6, true);
+  t.whole("--series-bins", c.series_bins, "bins of the time series (series.csv) over the makespan", 1, 10'000'000);
+  t.text("--policy", c.policy,
+         "how service classes share links: np (alike), fp (strict priority), ba (guaranteed shares, --class-share) "
+         "or qos (--class-cap and --class-priority); see `interflow list class-policy`");
+  t.reals("--class-share", c.class_shares, "ba: each class's share of every link, e.g. 0.5,0.5", 0, 1, true);
+  t.reals("--class-cap", c.class_caps, "qos: each class's bandwidth cap as a fraction of every link, e.g. 0.3,1", 0,
+          1, true);
+  t.wholes("--class-priority", c.class_priorities,
+           "fp, qos: each class's priority level, 0 served first (fp default: the class number)", 0, 1'000'000);
+  t.flag("--full-resolve", c.full_resolve,
+         "re-solve every active flow at every event batch instead of only those whose rates can change (same "
+         "results, slower; for measuring the incremental solver)");
+  t.text("--write-goal", c.write_goal, "with one --app: also write it as a GOAL schedule to this file (manual/traces.md)");
+  t.text("--write-vef", c.write_vef,
+         "with one --app: also write it as a VEF trace to this file, each message's dependency taken from this run "
+         "(manual/traces.md)");
+}
+
+// Options that make no sense together, or without the workload they apply to.
+void refuse_conflicts(const OptionTable& t, const DynamicConfig& c) {
+  const bool apps = !c.apps.empty() || !c.inrflow_workload.empty();
+  t.refuse_together("--flow-file", "--app", "they are two kinds of workload; give one");
+  t.refuse_together("--flow-file", "--inrflow-workload", "they are two kinds of workload; give one");
+  for (const char* pattern_option : {"--pattern", "--bytes", "--arrival", "--load", "--phase-size"}) {
+    t.refuse_unless(pattern_option, c.flow_file.empty() && !apps, "to pattern workloads (not with --flow-file or --app)");
+  }
+  for (const char* app_option : {"--cpu-scale", "--max-in-flight", "--write-goal", "--write-vef"})
+    t.refuse_unless(app_option, apps, "with --app or --inrflow-workload");
+  t.refuse_unless("--inrflow-time-unit", !c.inrflow_workload.empty(), "with --inrflow-workload");
+  t.refuse_unless("--class-share", c.policy == "ba", "with --policy ba");
+  t.refuse_unless("--class-cap", c.policy == "qos", "with --policy qos");
+  t.refuse_unless("--class-priority", c.policy == "fp" || c.policy == "qos", "with --policy fp or qos");
+  t.refuse_unless("--flows-csv", !t.out_dir().empty(), "with --out DIR");
+  t.refuse_together("--json", "--quiet", "--json prints the summary, --quiet prints nothing");
+}
+
+// --load L: the arrival spec with load=L (the arrival must be poisson and not give a load itself).
+void apply_load_shorthand(const OptionTable& t, DynamicConfig& c) {
+  if (!t.given("--load")) return;
+  const Spec arrival = Spec::parse(c.arrival, "--arrival");
+  if (arrival.name != "poisson")
+    throw InputError("--load applies to Poisson arrivals; give --arrival poisson (not '" + c.arrival + "')");
+  for (const auto& [key, value] : arrival.values)
+    if (key == "load") throw InputError("--load and --arrival '" + c.arrival + "' both give the load; give one");
+  c.arrival += (arrival.values.empty() ? ":" : ",") + std::string("load=") + number_text(c.load);
+}
+
+// The values the run resolved (the routing, the arrival with --load folded in) and the options that
+// do not apply to its kind of workload, left out of config.toml so that it runs again as it is.
+std::map<std::string, Json> resolved_options(const DynamicRun& run) {
+  const DynamicConfig& c = run.config;
+  std::map<std::string, Json> r{{"routing", run.setup.routing_spec.text}, {"arrival", c.arrival}, {"load", nullptr},
+                                {"write-goal", nullptr}, {"write-vef", nullptr}};
+  const bool apps = run.applications(), flows = !c.flow_file.empty();
+  if (apps || flows)
+    for (const char* o : {"pattern", "bytes", "arrival", "phase-size"}) r[o] = nullptr;
+  if (!apps)
+    for (const char* o : {"cpu-scale", "max-in-flight", "inrflow-time-unit"}) r[o] = nullptr;
+  if (c.inrflow_workload.empty()) r["inrflow-time-unit"] = nullptr;
+  return r;
+}
+
+}  // namespace
 
 Action add_dynamic_command(CLI::App& app, const Plugins& plugins) {
   auto* cmd = app.add_subcommand(
       "dynamic", "dynamic flow engine: flows with sizes and start times share the network; completion times");
   auto config = std::make_shared<DynamicConfig>();
-  struct Output {
-    std::string dir;
-    bool flows_csv = false, json = false, quiet = false, no_progress = false;
-  };
-  auto output = std::make_shared<Output>();
-  NetworkOptions& n = config->network;
-  cmd->add_option("-t,--topology", n.topology, "topology spec NAME[:key=value,...] (see `interflow list`)")
-      ->capture_default_str();
-  cmd->add_option("-r,--routing", n.routing, "routing spec NAME[:key=value,...]; default: the topology's own");
-  cmd->add_option("-f,--flow-file", config->flow_file,
-                  "CSV flow list src,dst,bytes,start_time[,class][,after] (instead of --pattern)");
-  cmd->add_option("-a,--app", config->apps,
-                  "an application KERNEL:key=value,... (repeatable; tasks, placement, class, arrival plus the "
-                  "kernel's own; see `interflow list application`): tasks run programs instead of flows");
-  cmd->add_option("--inrflow-workload", config->inrflow_workload,
-                  "INRFlow workload file: one application per line '<arrival> <kernel>[_<params>] <ntasks> "
-                  "<allocation>', added to the --app list (manual/traces.md)");
-  cmd->add_option("--inrflow-time-unit", config->inrflow_time_unit,
-                  "seconds per unit of the INRFlow workload file's arrival times")
-      ->capture_default_str();
-  cmd->add_option("--cpu-scale", config->cpu_scale, "with --app: factor applied to every computation")
-      ->capture_default_str();
-  cmd->add_option("--max-in-flight", config->max_in_flight,
-                  "with --app: messages a task may have under transfer at once (INRFlow's injmode; 0 = no limit)")
-      ->capture_default_str();
-  cmd->add_option("-p,--pattern", config->pattern, "traffic pattern spec giving the flows' ends (without --flow-file)")
-      ->capture_default_str();
-  cmd->add_option("-b,--bytes", config->bytes, "size of every pattern flow in bytes")->capture_default_str();
-  cmd->add_option("--arrival", config->arrival,
-                  "when pattern flows start: zero (all at time 0) or poisson (a Poisson process at --load)")
-      ->capture_default_str();
-  cmd->add_option("--load", config->load,
-                  "with --arrival poisson: offered load as a fraction of the endpoints' total injection capacity")
-      ->capture_default_str();
-  cmd->add_option("--phase-size", config->phase_size,
-                  "group pattern flows, in pattern order, into phases of this many; a phase starts when the "
-                  "previous one is delivered (0 = no phases)")
-      ->capture_default_str();
-  cmd->add_option("-s,--seed", n.seed, "seed of every random choice of the run")->capture_default_str();
-  cmd->add_option("-j,--threads", config->threads, "worker threads for routing (0 = all cores)")->capture_default_str();
-  cmd->add_option("--endpoint-gbps", n.links.endpoint_gbps, "capacity of endpoint (injection) links")
-      ->capture_default_str();
-  cmd->add_option("--switch-gbps", n.links.switch_gbps, "capacity of switch-to-switch links")->capture_default_str();
-  cmd->add_option("--endpoint-latency-ns", n.links.endpoint_latency_ns, "latency of endpoint links")
-      ->capture_default_str();
-  cmd->add_option("--switch-latency-ns", n.links.switch_latency_ns, "latency of switch-to-switch links")
-      ->capture_default_str();
-  cmd->add_option("--failures", n.failures, "cables to fail: a percentage (5%), a fraction (0.05) or a count")
-      ->capture_default_str();
-  cmd->add_option("--failure-scope", n.failure_scope, "which cables may fail: network or all")->capture_default_str();
-  cmd->add_option("--max-flows", config->max_flows, "refuse patterns that would generate more flows")
-      ->capture_default_str();
-  cmd->add_option("--max-path-memory", config->max_path_memory_gib, "refuse routings whose paths need more GiB")
-      ->check(CLI::PositiveNumber)
-      ->capture_default_str();
-  cmd->add_option("--series-bins", config->series_bins, "bins of the time series (series.csv) over the makespan")
-      ->check(CLI::Range(1u, 10'000'000u))
-      ->capture_default_str();
-  cmd->add_option("--policy", config->policy,
-                  "how service classes share links: np (alike), fp (strict priority), ba (guaranteed shares, "
-                  "--class-share) or qos (--class-cap and --class-priority)")
-      ->capture_default_str();
-  cmd->add_option("--class-share", config->class_shares, "ba: each class's share of every link, e.g. 0.5,0.5")
-      ->delimiter(',');
-  cmd->add_option("--class-cap", config->class_caps,
-                  "qos: each class's bandwidth cap as a fraction of every link, e.g. 0.3,1")
-      ->delimiter(',');
-  cmd->add_option("--class-priority", config->class_priorities,
-                  "fp, qos: each class's priority level, 0 served first (fp default: the class number)")
-      ->delimiter(',');
-  cmd->add_flag("--full-resolve", config->full_resolve,
-                "re-solve every active flow at every event batch instead of only those whose rates can change "
-                "(same results, slower; for measuring the incremental solver)");
-  cmd->add_option("--write-goal", config->write_goal,
-                  "with one --app: also write it as a GOAL schedule to this file (manual/traces.md)");
-  cmd->add_option("--write-vef", config->write_vef,
-                  "with one --app: also write it as a VEF trace to this file, each message's dependency taken from "
-                  "this run (manual/traces.md)");
-  cmd->add_option("-o,--out", output->dir, "write summary.json, links.csv, series.csv (and flows.csv) here");
-  cmd->add_flag("--flows-csv", output->flows_csv, "with --out, also write flows.csv (one row per flow)");
-  cmd->add_flag("--json", output->json, "print summary.json on stdout instead of the text summary");
-  cmd->add_flag("-q,--quiet", output->quiet, "print nothing on stdout");
-  cmd->add_flag("--no-progress", output->no_progress, "never show the progress line on stderr");
-  return [&plugins, config, output]() {
-    config->progress = !output->no_progress;
-    if (output->flows_csv && output->dir.empty()) throw InputError("--flows-csv needs --out DIR");
+  auto t = std::make_shared<OptionTable>(cmd);
+  auto flows_csv = std::make_shared<bool>(false);
+  t->add_config();
+  add_network_options(*t, config->network);
+  add_workload_options(*t, *config);
+  add_engine_options(*t, *config);
+  t->add_out("write summary.json, links.csv, series.csv and config.toml (and flows.csv) into this folder");
+  t->output_flag("--flows-csv", *flows_csv, "with --out, also write flows.csv (one row per flow)");
+  t->add_output_flags();
+  return [&plugins, config, t, flows_csv]() {
+    t->apply_config();
+    refuse_conflicts(*t, *config);
+    apply_load_shorthand(*t, *config);
+    config->progress = t->progress();
     const DynamicRun run = run_dynamic(plugins, *config);
-    if (!output->dir.empty()) write_dynamic_results_dir(run, output->dir, output->flows_csv);
-    if (output->json)
-      write_dynamic_summary_json(run, std::cout);
-    else if (!output->quiet)
-      print_dynamic_summary_text(run, std::cout);
+    const std::map<std::string, Json> resolved = resolved_options(run);
+    RunHeader header{"dynamic", "dynamic engine", config->network.seed, run.threads_used, t->echo(resolved), {}};
+    add_network(header, run.setup);
+    if (!run.pattern_spec.name.empty()) {
+      add_plugin(header, "pattern", run.pattern_spec, run.pattern_params);
+      add_plugin(header, "arrival", run.arrival_spec, run.arrival_params);
+    }
+    const Json summary = dynamic_summary(run, header);
+    if (!t->out_dir().empty()) {
+      const ResultsDir dir(t->out_dir());
+      write_dynamic_files(run, dir, *flows_csv);
+      dir.finish(t->config_toml(resolved), summary);
+    }
+    if (t->json())
+      write_json(std::cout, summary);
+    else if (!t->quiet())
+      print_dynamic_summary(run, header, std::cout);
     if (!run.tasks.blocked.empty()) {  // a deadlock: say who waits for what, fail the run
       print_deadlock_report(run, std::cerr);
       return 3;

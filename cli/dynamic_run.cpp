@@ -1,184 +1,177 @@
 #include "cli/dynamic_run.hpp"
 
 #include <tbb/global_control.h>
-#include <tbb/info.h>
 
 #include <algorithm>
-#include <cmath>
-#include <fstream>
-#include <numeric>
 
-#include "cli/json.hpp"
+#include "core/io.hpp"
+#include "core/progress.hpp"
+#include "core/system.hpp"
 #include "engine/drivers/flows.hpp"
 #include "engine/flow/flow_transport.hpp"
-#include "core/progress.hpp"
-#include "core/random.hpp"
-#include "core/system.hpp"
 #include "workloads/application.hpp"
 #include "workloads/flow_list.hpp"
 #include "workloads/inrflow_workload.hpp"
+#include "workloads/pattern_workload.hpp"
 #include "workloads/traces.hpp"
 
 namespace interflow::cli {
 
-void assign_poisson_arrivals(FlowWorkload& w, double flows_per_second, std::uint64_t seed) {
-  Rng rng(derive_seed(seed, Stream::Pattern, 1));
-  std::vector<std::uint32_t> order(w.size());
-  std::iota(order.begin(), order.end(), 0u);
-  for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[rng.below(i)]);
-  double t = 0;
-  for (std::uint32_t f : order) {
-    t += -std::log(1.0 - rng.uniform()) / flows_per_second;
-    w.start_s[f] = t;
+namespace {
+
+// Every application spec: --app, then the INRFlow workload file's.
+std::vector<Spec> application_specs(const Plugins& plugins, const DynamicConfig& c) {
+  std::vector<std::string> texts = c.apps;
+  if (!c.inrflow_workload.empty())
+    for (const workloads::InrflowApp& app :
+         workloads::read_inrflow_workload(c.inrflow_workload, plugins.apps, c.inrflow_time_unit))
+      texts.push_back(app.spec());
+  std::vector<Spec> specs;
+  for (const std::string& text : texts) {
+    specs.push_back(Spec::parse(text, "--app"));
+    plugins.apps.validate(specs.back());
+  }
+  return specs;
+}
+
+void make_applications(const Plugins& plugins, const std::vector<Spec>& specs, DynamicRun& run) {
+  const Network& net = run.setup.topology->network();
+  workloads::EndpointPool pool(net.num_endpoints());
+  workloads::AppSettings settings;
+  settings.seed = run.config.network.seed;
+  settings.endpoint_gbps = run.config.network.links.endpoint_gbps;
+  settings.patterns = &plugins.patterns;
+  for (std::size_t a = 0; a < specs.size(); ++a)
+    run.apps.push_back(
+        workloads::make_application(plugins.apps, specs[a], static_cast<std::uint32_t>(a), pool, settings));
+  run.workload_text = std::to_string(run.apps.size()) + " application(s)";
+}
+
+void make_pattern_workload(const Plugins& plugins, DynamicRun& run) {
+  const DynamicConfig& c = run.config;
+  const Network& net = run.setup.topology->network();
+  workloads::PatternContext ctx;
+  ctx.endpoints = net.num_endpoints();
+  ctx.grid = run.setup.topology->endpoint_grid();
+  ctx.seed = c.network.seed;
+  ctx.max_flows = c.max_flows;
+  workloads::ArrivalContext arrival_ctx{net.num_endpoints(), c.network.links.endpoint_gbps, c.network.seed};
+  workloads::PatternWorkload w =
+      workloads::pattern_workload(*plugins.patterns.create(run.pattern_spec), run.pattern_spec.text, ctx, c.bytes,
+                                  *plugins.arrivals.create(run.arrival_spec), arrival_ctx, c.phase_size);
+  run.workload = std::move(w.flows);
+  run.workload_text = std::move(w.description);
+}
+
+// The class policy over the classes the workload uses.
+maxmin::ClassPolicy class_policy(const Plugins& plugins, const DynamicRun& run) {
+  const DynamicConfig& c = run.config;
+  maxmin::ClassPolicyInput input;
+  for (std::uint32_t k : run.workload.service_class) input.classes = std::max(input.classes, k + 1);
+  for (const Application& app : run.apps) {
+    input.classes = std::max(input.classes, app.service_class + 1);
+    for (std::uint8_t k : app.is_graph() ? app.graph.klass : app.program.klass)
+      if (k != kAppClass) input.classes = std::max<std::uint32_t>(input.classes, k + 1u);
+  }
+  input.values = c.policy == "ba" ? c.class_shares : c.class_caps;
+  input.priorities = c.class_priorities;
+  return maxmin::make_class_policy(plugins.class_policies, c.policy, input);
+}
+
+// --write-goal, --write-vef: the one application in its graph form, run with every operation's times
+// recorded, then written.
+void run_and_write_traces(const Network& net, Transport& transport, drivers::DriverOptions options,
+                          DynamicRun& run) {
+  const DynamicConfig& c = run.config;
+  if (run.apps.size() != 1) throw InputError("--write-goal and --write-vef take exactly one --app");
+  std::vector<Application> graph(1, run.apps[0]);
+  graph[0].graph = graph_form(run.apps[0], c.max_in_flight > 0);
+  graph[0].program = Program();
+  options.record_operations = !c.write_vef.empty();
+  run.tasks = drivers::Driver(net, transport, options).run(graph);
+  if (!c.write_goal.empty()) {
+    OutputFile out(c.write_goal, "--write-goal");
+    workloads::write_goal(graph[0].graph, out.stream(), {});
+    out.commit();
+  }
+  if (!c.write_vef.empty()) {
+    if (!run.tasks.blocked.empty()) throw InputError("--write-vef: the application did not run to completion");
+    OutputFile out(c.write_vef, "--write-vef");
+    workloads::write_vef(graph[0].graph, run.tasks.op_start_s, run.tasks.op_done_s, out.stream(), {});
+    out.commit();
+    run.tasks.op_start_s = {};
+    run.tasks.op_done_s = {};
   }
 }
+
+void simulate(const Plugins& plugins, DynamicRun& run, Progress& progress) {
+  const DynamicConfig& c = run.config;
+  const Network& net = run.setup.topology->network();
+  flow::FlowTransportOptions options;
+  options.seed = c.network.seed;
+  options.max_path_bytes = static_cast<std::uint64_t>(c.max_path_memory_gib * static_cast<double>(1ULL << 30));
+  options.series_bins = c.series_bins;
+  options.incremental = !c.full_resolve;
+  options.policy = class_policy(plugins, run);
+  options.progress = &progress;
+  flow::FlowTransport transport(net, *run.setup.routing, options);
+  if (!run.applications()) {
+    run.result = drivers::run_flows(net, transport, run.workload, &progress);
+    return;
+  }
+  drivers::DriverOptions driver_options;
+  driver_options.cpu_scale = c.cpu_scale;
+  driver_options.max_in_flight = c.max_in_flight;
+  driver_options.progress = &progress;
+  if (c.write_goal.empty() && c.write_vef.empty())
+    run.tasks = drivers::Driver(net, transport, driver_options).run(run.apps);
+  else
+    run_and_write_traces(net, transport, driver_options, run);
+  run.workload.flows = std::move(run.tasks.messages.ends);
+  run.workload.bytes = std::move(run.tasks.messages.bytes);
+  run.workload.service_class = std::move(run.tasks.messages.service_class);
+  run.workload.start_s.assign(run.workload.bytes.size(), 0.0);
+  run.result = std::move(run.tasks.flows);
+}
+
+}  // namespace
 
 DynamicRun run_dynamic(const Plugins& plugins, const DynamicConfig& config) {
   DynamicRun run;
   run.config = config;
   check_link_options(config.network.links);
-  if (!(config.bytes >= 0) || !std::isfinite(config.bytes))
-    throw InputError("--bytes " + std::to_string(config.bytes) + ": expected a finite size >= 0");
-  if ((!config.apps.empty() || !config.inrflow_workload.empty()) && !config.flow_file.empty())
-    throw InputError("--app (or --inrflow-workload) and --flow-file are two kinds of workload; give one");
-  if (!(config.inrflow_time_unit > 0) || !std::isfinite(config.inrflow_time_unit))
-    throw InputError("--inrflow-time-unit: expected a finite number of seconds > 0");
-  if (!(config.cpu_scale >= 0) || !std::isfinite(config.cpu_scale))
-    throw InputError("--cpu-scale " + std::to_string(config.cpu_scale) + ": expected a finite factor >= 0");
-  if (config.phase_size > 0 && !config.flow_file.empty())
-    throw InputError("--phase-size applies to --pattern workloads; a flow list orders flows with 'after'");
-  if (config.arrival != "zero" && config.arrival != "poisson")
-    throw InputError("--arrival '" + config.arrival + "': expected zero or poisson");
-  if (config.arrival == "poisson" && !(config.load > 0 && std::isfinite(config.load)))
-    throw InputError("--load " + std::to_string(config.load) + ": expected a fraction of injection capacity > 0");
-  const unsigned threads =
-      config.threads > 0 ? config.threads : static_cast<unsigned>(tbb::info::default_concurrency());
-  run.threads_used = threads;
-  tbb::global_control limit(tbb::global_control::max_allowed_parallelism, threads);
+  run.threads_used = thread_count(config.threads);
+  tbb::global_control limit(tbb::global_control::max_allowed_parallelism, run.threads_used);
   Progress progress(config.progress);
   Stopwatch total, clock;
 
-  Spec pattern_spec;
-  std::vector<Spec> app_specs;
-  std::vector<std::string> app_texts = config.apps;
-  if (!config.inrflow_workload.empty())
-    for (const workloads::InrflowApp& app :
-         workloads::read_inrflow_workload(config.inrflow_workload, plugins.apps, config.inrflow_time_unit))
-      app_texts.push_back(app.spec());
-  for (const std::string& text : app_texts) {
-    app_specs.push_back(Spec::parse(text, "--app"));
-    plugins.apps.validate(app_specs.back());
-  }
+  // Every spec is checked before any work, so a typo fails fast.
+  const std::vector<Spec> app_specs = application_specs(plugins, config);
   if (config.flow_file.empty() && app_specs.empty()) {
-    pattern_spec = Spec::parse(config.pattern, "--pattern");
-    plugins.patterns.validate(pattern_spec);
+    run.pattern_spec = Spec::parse(config.pattern, "--pattern");
+    run.pattern_params = plugins.patterns.validate(run.pattern_spec);
+    run.arrival_spec = Spec::parse(config.arrival, "--arrival");
+    run.arrival_params = plugins.arrivals.validate(run.arrival_spec);
   }
+  plugins.class_policies.validate(Spec::parse(config.policy, "--policy"));
   progress.phase("building topology");
   run.setup = build_network(plugins, config.network);
-  const Network& net = run.setup.topology->network();
   run.build_seconds = clock.seconds();
 
   clock.reset();
   progress.phase("making the workload");
   if (!app_specs.empty()) {
-    workloads::EndpointPool pool(net.num_endpoints());
-    workloads::AppSettings settings;
-    settings.seed = config.network.seed;
-    settings.endpoint_gbps = config.network.links.endpoint_gbps;
-    settings.patterns = &plugins.patterns;
-    for (std::size_t a = 0; a < app_specs.size(); ++a)
-      run.apps.push_back(
-          workloads::make_application(plugins.apps, app_specs[a], static_cast<std::uint32_t>(a), pool, settings));
-    run.workload_text = std::to_string(run.apps.size()) + " application(s)";
+    make_applications(plugins, app_specs, run);
   } else if (!config.flow_file.empty()) {
-    run.workload = workloads::read_flow_list(config.flow_file, net.num_endpoints());
+    run.workload = workloads::read_flow_list(config.flow_file, run.setup.topology->network().num_endpoints());
     run.workload_text = "flow list " + config.flow_file;
   } else {
-    workloads::PatternContext ctx;
-    ctx.endpoints = net.num_endpoints();
-    ctx.grid = run.setup.topology->endpoint_grid();
-    ctx.seed = config.network.seed;
-    ctx.max_flows = config.max_flows;
-    plugins.patterns.create(pattern_spec)->generate(ctx, run.workload.flows);
-    run.workload.bytes.assign(run.workload.flows.size(), config.bytes);
-    run.workload.start_s.assign(run.workload.flows.size(), 0.0);
-    run.workload_text = "pattern " + pattern_spec.text + ", " + JsonWriter::number(config.bytes) + " bytes per flow, ";
-    if (config.arrival == "poisson") {
-      // load x the endpoints' injection capacity, in flows of `bytes` per second.
-      const double capacity_bps = static_cast<double>(net.num_endpoints()) * config.network.links.endpoint_gbps * 1e9;
-      const double per_second = config.bytes > 0 ? config.load * capacity_bps / (config.bytes * 8) : 1e9;
-      assign_poisson_arrivals(run.workload, per_second, config.network.seed);
-      run.workload_text += "Poisson arrivals at " + JsonWriter::number(config.load) + " of injection capacity";
-    } else {
-      run.workload_text += "all starting at time 0";
-    }
-    if (config.phase_size > 0) {
-      run.workload.phase.resize(run.workload.size());
-      for (std::size_t f = 0; f < run.workload.size(); ++f)
-        run.workload.phase[f] = static_cast<std::uint32_t>(f / config.phase_size);
-      run.workload_text += ", in phases of " + std::to_string(config.phase_size) + " flows";
-    }
+    make_pattern_workload(plugins, run);
   }
   run.workload_seconds = clock.seconds();
-
-  flow::FlowTransportOptions options;
-  options.seed = config.network.seed;
-  options.max_path_bytes = static_cast<std::uint64_t>(config.max_path_memory_gib * static_cast<double>(1ULL << 30));
-  options.series_bins = config.series_bins;
-  options.incremental = !config.full_resolve;
-  std::uint32_t classes = 1;
-  for (std::uint32_t c : run.workload.service_class) classes = std::max(classes, c + 1);
-  for (const Application& app : run.apps) {
-    classes = std::max(classes, app.service_class + 1);
-    for (std::uint8_t k : app.is_graph() ? app.graph.klass : app.program.klass)
-      if (k != kAppClass) classes = std::max<std::uint32_t>(classes, k + 1u);
-  }
-  if (!config.class_shares.empty() && config.policy != "ba")
-    throw InputError("--class-share applies to --policy ba, not '" + config.policy + "'");
-  if (!config.class_caps.empty() && config.policy != "qos")
-    throw InputError("--class-cap applies to --policy qos, not '" + config.policy + "'");
-  options.policy = maxmin::make_class_policy(config.policy,
-                                             config.policy == "ba" ? config.class_shares : config.class_caps,
-                                             config.class_priorities, classes);
-  options.progress = &progress;
-  flow::FlowTransport transport(net, *run.setup.routing, options);
-  if (!run.apps.empty()) {
-    drivers::DriverOptions driver_options;
-    driver_options.cpu_scale = config.cpu_scale;
-    driver_options.max_in_flight = config.max_in_flight;
-    driver_options.progress = &progress;
-    if (config.write_goal.empty() && config.write_vef.empty()) {
-      run.tasks = drivers::Driver(net, transport, driver_options).run(run.apps);
-    } else {
-      // Trace generation: the application's graph form is what is written (and, for VEF, timed).
-      if (run.apps.size() != 1) throw InputError("--write-goal and --write-vef take exactly one --app");
-      std::vector<Application> graph(1, run.apps[0]);
-      graph[0].graph = graph_form(run.apps[0], config.max_in_flight > 0);
-      graph[0].program = Program();
-      driver_options.record_operations = !config.write_vef.empty();
-      run.tasks = drivers::Driver(net, transport, driver_options).run(graph);
-      if (!config.write_goal.empty()) {
-        std::ofstream out(config.write_goal);
-        if (!out) throw InputError(config.write_goal + ": cannot write the GOAL schedule");
-        workloads::write_goal(graph[0].graph, out, {});
-      }
-      if (!config.write_vef.empty()) {
-        if (!run.tasks.blocked.empty()) throw InputError("--write-vef: the application did not run to completion");
-        std::ofstream out(config.write_vef);
-        if (!out) throw InputError(config.write_vef + ": cannot write the VEF trace");
-        workloads::write_vef(graph[0].graph, run.tasks.op_start_s, run.tasks.op_done_s, out, {});
-        run.tasks.op_start_s = {};
-        run.tasks.op_done_s = {};
-      }
-    }
-    run.workload.flows = std::move(run.tasks.messages.ends);
-    run.workload.bytes = std::move(run.tasks.messages.bytes);
-    run.workload.service_class = std::move(run.tasks.messages.service_class);
-    run.workload.start_s.assign(run.workload.bytes.size(), 0.0);
-    run.result = std::move(run.tasks.flows);
-  } else {
-    run.result = drivers::run_flows(net, transport, run.workload, &progress);
-  }
+  if (!run.applications() && run.workload.size() == 0)
+    throw InputError("no flow to simulate: the " + run.workload_text + " has no flow");
+  simulate(plugins, run, progress);
   run.total_seconds = total.seconds();
   return run;
 }

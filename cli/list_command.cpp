@@ -13,6 +13,7 @@ void print_text(const Registry& registry, std::ostream& out) {
   out << registry.kind() << " plugins:\n";
   for (const auto& e : registry.entries()) {
     out << "  " << e.name << "  -  " << e.summary << '\n';
+    if (!e.example.empty()) out << "      example: " << e.example << '\n';
     for (const auto& p : e.params)
       out << "      " << p.name << " (" << p.type_name() << ", default "
           << (p.default_value.empty() ? (p.optional ? "unset" : "required") : p.default_value) << ", " << p.range_text()
@@ -46,6 +47,7 @@ void print_markdown(const Registry& registry, std::ostream& out) {
   for (const auto& e : registry.entries()) {
     out << "## `" << e.name << "`\n\n" << markdown_text(e.summary, false) << "\n\n";
     if (!e.details.empty()) out << markdown_text(e.details, false) << "\n\n";
+    if (!e.example.empty()) out << "Example: `" << e.example << "`\n\n";
     if (e.params.empty()) {
       out << "No parameters.\n\n";
       continue;
@@ -63,30 +65,28 @@ void print_markdown(const Registry& registry, std::ostream& out) {
 
 Action add_list_command(CLI::App& app, const Plugins& plugins) {
   auto* cmd = app.add_subcommand("list",
-                                 "list every registered topology, routing, pattern, application and scheduler "
-                                 "selection policy with its parameters");
+                                 "list every registered plugin (topology, routing, pattern, arrival, application, "
+                                 "class policy, selection, allocation, mapping) with its parameters");
   auto kind = std::make_shared<std::string>("all");
   auto markdown = std::make_shared<bool>(false);
-  cmd->add_option("kind", *kind, "what to list")
-      ->check(
-          CLI::IsMember({"all", "topology", "routing", "pattern", "application", "selection", "allocation", "mapping"}))
-      ->capture_default_str();
+  auto list_kinds = std::make_shared<bool>(false);
+  std::vector<std::string> kinds{"all"};
+  plugins.for_each([&](const auto& registry) { kinds.push_back(registry.kind()); });
+  cmd->add_option("kind", *kind, "what to list")->check(CLI::IsMember(kinds))->capture_default_str();
   cmd->add_flag("--markdown", *markdown, "print the manual's reference page (Markdown)");
-  return [&plugins, kind, markdown]() {
-    auto show = [&](const auto& registry) {
+  cmd->add_flag("--kinds", *list_kinds, "print the kinds of plugin, one per line (for scripts)");
+  return [&plugins, kind, markdown, list_kinds]() {
+    if (*list_kinds) {
+      plugins.for_each([](const auto& registry) { std::cout << registry.kind() << '\n'; });
+      return 0;
+    }
+    plugins.for_each([&](const auto& registry) {
       if (*kind != "all" && *kind != registry.kind()) return;
       if (*markdown)
         print_markdown(registry, std::cout);
       else
         print_text(registry, std::cout);
-    };
-    show(plugins.topologies);
-    show(plugins.routings);
-    show(plugins.patterns);
-    show(plugins.apps);
-    show(plugins.selections);
-    show(plugins.allocations);
-    show(plugins.mappings);
+    });
     return 0;
   };
 }

@@ -1,11 +1,14 @@
 #pragma once
-// Every registry, filled once at start-up by each folder's register_builtin().
+// Every registry, filled once at start-up by each folder's register functions; `interflow list` and
+// the manual's reference pages come from these, and every command builds its plugins from them.
+#include "engine/maxmin/class_policy.hpp"
 #include "routing/registry.hpp"
 #include "scheduler/allocation.hpp"
 #include "scheduler/mapping.hpp"
 #include "scheduler/selection.hpp"
 #include "topologies/registry.hpp"
 #include "workloads/application.hpp"
+#include "workloads/arrival.hpp"
 #include "workloads/pattern.hpp"
 
 namespace interflow::cli {
@@ -14,7 +17,9 @@ struct Plugins {
   topo::TopologyRegistry topologies{"topology"};
   routing::RoutingRegistry routings{"routing"};
   workloads::PatternRegistry patterns{"pattern"};
+  workloads::ArrivalRegistry arrivals{"arrival"};
   workloads::AppRegistry apps{"application"};
+  maxmin::ClassPolicyRegistry class_policies{"class-policy"};
   scheduler::SelectionRegistry selections{"selection"};
   scheduler::AllocationRegistry allocations{"allocation"};
   scheduler::MappingRegistry mappings{"mapping"};
@@ -23,10 +28,26 @@ struct Plugins {
     topo::register_builtin(topologies);
     routing::register_builtin(routings);
     workloads::register_builtin(patterns);
+    workloads::register_arrivals(arrivals);
     workloads::register_apps(apps);
+    maxmin::register_class_policies(class_policies);
     scheduler::register_selection_policies(selections);
     scheduler::register_allocation_policies(allocations);
     scheduler::register_mapping_policies(mappings);
+  }
+
+  // Calls f(registry) for every registry, in the order `interflow list` prints them.
+  template <class F>
+  void for_each(F&& f) const {
+    f(topologies);
+    f(routings);
+    f(patterns);
+    f(arrivals);
+    f(apps);
+    f(class_policies);
+    f(selections);
+    f(allocations);
+    f(mappings);
   }
 };
 

@@ -2,18 +2,16 @@
 // Results of a static run: summary.json (stable keys, documented in manual/output-files.md),
 // links.csv, flows.csv, and the human-readable summary.
 #include <ostream>
-#include <string>
 
+#include "cli/run_header.hpp"
 #include "cli/static_run.hpp"
 
 namespace interflow::cli {
 
-void write_summary_json(const StaticRun& run, std::ostream& out);
+// The run header plus the static results.
+Json static_summary(const StaticRun& run, const RunHeader& header);
 void write_links_csv(const StaticRun& run, std::ostream& out);
 void write_flows_csv(const StaticRun& run, std::ostream& out);
-void print_summary_text(const StaticRun& run, std::ostream& out);
-
-// Writes summary.json, links.csv and (optionally) flows.csv into `dir`, creating it.
-void write_results_dir(const StaticRun& run, const std::string& dir, bool flows_csv);
+void print_static_summary(const StaticRun& run, const RunHeader& header, std::ostream& out);
 
 }  // namespace interflow::cli

@@ -1,10 +1,13 @@
 #pragma once
-// What the static and dynamic commands share: checking the link options, building the topology,
-// choosing the routing (the topology's own when none is given) and failing cables.
+// What the static, dynamic and schedule commands share: the network options (declared once, so their
+// names, ranges and meanings cannot drift between commands), building the topology, choosing the
+// routing (the topology's own when none is given) and failing cables.
 #include <memory>
 #include <string>
 
+#include "cli/options.hpp"
 #include "cli/plugins.hpp"
+#include "cli/run_header.hpp"
 #include "core/failures.hpp"
 
 namespace interflow::cli {
@@ -26,10 +29,17 @@ struct NetworkSetup {
   FailureReport failures;
 };
 
-// Throws InputError for bad link options.
+// Declares -t, -r, -s, the link capacities and latencies and (with `failures`) --failures and
+// --failure-scope. `role` prefixes the meanings ("network-aware: ").
+void add_network_options(OptionTable& t, NetworkOptions& n, bool failures = true, const std::string& role = "");
+// The same checks as the options' (for callers that fill NetworkOptions themselves).
 void check_link_options(const LinkDefaults& links);
 // Parses and validates the specs (errors name the option), builds the topology and the routing, and
 // fails cables as asked, drawing them from the seed.
 NetworkSetup build_network(const Plugins& plugins, const NetworkOptions& options);
+// The topology and the routing with their effective parameters in the run header.
+void add_network(RunHeader& h, const NetworkSetup& s);
+// Worker threads: `requested`, or every core when 0.
+unsigned thread_count(unsigned requested);
 
 }  // namespace interflow::cli

@@ -6,21 +6,20 @@
 #include <string>
 
 #include "cli/plugins.hpp"
-#include "core/failures.hpp"
+#include "cli/setup.hpp"
 #include "engine/flow/static_engine.hpp"
 #include "workloads/pattern.hpp"
 
 namespace interflow::cli {
 
 struct StaticConfig {
-  std::string topology = "torus:dims=8x8x8";
-  std::string routing;  // empty: the topology's default routing
+  NetworkOptions network = [] {
+    NetworkOptions n;
+    n.topology = "torus:dims=8x8x8";
+    return n;
+  }();
   std::string pattern = "uniform";
-  std::uint64_t seed = 1;
   unsigned threads = 0;  // 0: all cores
-  LinkDefaults links;
-  std::string failures = "0";
-  std::string failure_scope = "network";
   std::uint64_t max_flows = 200'000'000;
   double max_path_memory_gib = 8;  // refuse routings whose paths would need more
   bool progress = false;
@@ -28,10 +27,9 @@ struct StaticConfig {
 
 struct StaticRun {
   StaticConfig config;
-  Spec topology_spec, routing_spec, pattern_spec;
-  ParamSet topology_params, routing_params, pattern_params;
-  std::unique_ptr<Topology> topology;
-  FailureReport failures;
+  NetworkSetup setup;
+  Spec pattern_spec;
+  ParamSet pattern_params;
   FlowSet flows;
   workloads::PatternReport pattern_report;
   flow::StaticResult result;

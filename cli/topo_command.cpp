@@ -1,141 +1,166 @@
-// `interflow topo SPEC`: counts, degrees, closed-form facts and distances of a topology, and export.
-#include <algorithm>
-#include <fstream>
+// `interflow topo SPEC`: counts, degrees, closed-form facts and distances of a topology (core/analysis),
+// and export (topologies/export).
 #include <iostream>
 
 #include "cli/commands.hpp"
-#include "cli/json.hpp"
+#include "cli/results.hpp"
+#include "cli/run_header.hpp"
 #include "core/analysis.hpp"
+#include "core/io.hpp"
 #include "core/system.hpp"
 #include "topologies/export.hpp"
 
 namespace interflow::cli {
 
+namespace {
+
+struct TopoConfig {
+  std::string spec;
+  std::uint64_t work_limit = 4'000'000'000ULL;
+  std::uint32_t samples = 1000;
+  std::uint64_t seed = 1;
+  std::string export_file;
+  std::string export_format = "graphml";
+  bool no_distances = false;
+  LinkDefaults links;
+};
+
+struct TopoRun {
+  Spec spec;
+  ParamSet params;
+  std::unique_ptr<Topology> topology;
+  DegreeReport degrees;
+  DistanceReport distances;
+  double build_seconds = 0, distance_seconds = 0;
+};
+
+TopoRun run_topo(const Plugins& plugins, const TopoConfig& c) {
+  TopoRun run;
+  run.spec = Spec::parse(c.spec, "topology");
+  run.params = plugins.topologies.validate(run.spec);
+  Stopwatch clock;
+  run.topology = plugins.topologies.create(run.spec, c.links);
+  run.build_seconds = clock.seconds();
+  run.degrees = degree_report(run.topology->network());
+  clock.reset();
+  if (!c.no_distances)
+    run.distances =
+        DistanceAnalysis(c.work_limit, c.samples, c.seed).run(run.topology->network(), run.topology->endpoints_symmetric());
+  run.distance_seconds = clock.seconds();
+  return run;
+}
+
+Json topo_summary(const TopoRun& run, const TopoConfig& c, const RunHeader& header) {
+  const Network& net = run.topology->network();
+  const DegreeReport& d = run.degrees;
+  Json j = head_json(header);
+  j["topology"] = run.spec.text;
+  j["family"] = run.topology->family();
+  j["params"] = header.config["topology_params"];
+  j["endpoints"] = net.num_endpoints();
+  j["switches"] = net.num_switches();
+  j["cables"] = net.num_cables();
+  j["endpoint_cables"] = d.endpoint_cables;
+  j["switch_cables"] = static_cast<std::uint64_t>(net.num_cables()) - d.endpoint_cables;
+  j["links"] = net.num_links();
+  j["direct"] = net.direct();
+  j["switch_radix_min"] = d.switch_radix_min;
+  j["switch_radix_max"] = d.switch_radix_max;
+  j["distances_computed"] = !c.no_distances;
+  if (!c.no_distances) {
+    const DistanceReport& r = run.distances;
+    j["diameter_links"] = r.diameter_links;
+    j["mean_distance_links"] = r.mean_links;
+    j["distances_exact"] = r.exact;
+    j["distances_by_symmetry"] = r.by_symmetry;
+    j["distance_sources"] = r.sources;
+    j["disconnected_pairs"] = r.disconnected_pairs;
+  }
+  j["build_seconds"] = run.build_seconds;
+  Json facts = Json::object();
+  for (const auto& f : run.topology->facts()) facts[f.key] = f.value;
+  j["facts"] = std::move(facts);
+  foot_json(j, {{"build", run.build_seconds}, {"distances", run.distance_seconds}});
+  return j;
+}
+
+void print_topo(const TopoRun& run, const TopoConfig& c, std::ostream& out) {
+  const Network& net = run.topology->network();
+  const DegreeReport& d = run.degrees;
+  out << "topology " << run.spec.text << " (" << run.topology->family() << ")\n"
+      << "  endpoints            " << net.num_endpoints() << (net.direct() ? " (direct: hosted by routers)" : "")
+      << "\n  switches             " << net.num_switches() << "\n  cables               " << net.num_cables()
+      << " (" << d.endpoint_cables << " endpoint, " << net.num_cables() - d.endpoint_cables << " switch)"
+      << "\n  directed links       " << net.num_links() << "\n  switch radix         " << d.switch_radix_min << ".."
+      << d.switch_radix_max << "\n";
+  if (d.has_endpoint_vertices)
+    out << "  endpoint degree      " << d.endpoint_degree_min << ".." << d.endpoint_degree_max << "\n";
+  const DistanceReport& r = run.distances;
+  if (c.no_distances) {
+    out << "  distances            not computed (--no-distances)\n";
+  } else {
+    out << "  diameter             " << r.diameter_links << " links" << (r.exact ? "" : " (sampled)")
+        << "\n  mean distance        " << r.mean_links << " links"
+        << (r.by_symmetry ? " (exact, by symmetry)"
+            : r.exact     ? " (exact)"
+                          : " (sampled from " + std::to_string(r.sources) + " sources)")
+        << "\n";
+  }
+  if (r.disconnected_pairs) out << "  disconnected pairs   " << r.disconnected_pairs << "\n";
+  out << "  build time           " << run.build_seconds << " s, peak memory "
+      << static_cast<double>(peak_rss_bytes()) / (1024.0 * 1024.0) << " MiB\n";
+  for (const auto& f : run.topology->facts())
+    out << "  " << f.key << std::string(f.key.size() < 21 ? 21 - f.key.size() : 1, ' ') << f.value << "  ("
+        << f.meaning << ")\n";
+}
+
+void export_network(const Network& net, const TopoConfig& c) {
+  OutputFile out(c.export_file, "--export");
+  if (c.export_format == "graphml")
+    topo::write_graphml(net, out.stream());
+  else
+    topo::write_edge_list(net, out.stream());
+  out.commit();
+}
+
+}  // namespace
+
 Action add_topo_command(CLI::App& app, const Plugins& plugins) {
   auto* cmd = app.add_subcommand("topo", "describe a topology: counts, radix, diameter, mean distance; export it");
-  struct Options {
-    std::string spec;
-    std::uint64_t work_limit = 4'000'000'000ULL;
-    std::uint32_t samples = 1000;
-    std::uint64_t seed = 1;
-    std::string export_file;
-    std::string export_format = "graphml";
-    bool json = false;
-    bool no_distances = false;
-    LinkDefaults links;
-  };
-  auto o = std::make_shared<Options>();
-  cmd->add_option("spec", o->spec, "topology spec NAME[:key=value,...]")->required();
-  cmd->add_option("--exact-work", o->work_limit,
-                  "distances are exact when endpoints x links is at most this; otherwise sampled")
-      ->capture_default_str();
-  cmd->add_option("--samples", o->samples, "source endpoints sampled when not exact")->capture_default_str();
-  cmd->add_option("-s,--seed", o->seed, "seed of the sample")->capture_default_str();
-  cmd->add_option("--export", o->export_file, "write the graph to this file");
-  cmd->add_option("--export-format", o->export_format, "graphml or edgelist")
-      ->check(CLI::IsMember({"graphml", "edgelist"}))
-      ->capture_default_str();
-  cmd->add_option("--endpoint-gbps", o->links.endpoint_gbps, "capacity of endpoint links")->capture_default_str();
-  cmd->add_option("--switch-gbps", o->links.switch_gbps, "capacity of switch links")->capture_default_str();
-  cmd->add_flag("--json", o->json, "print the description as JSON");
-  cmd->add_flag("--no-distances", o->no_distances,
-                "skip the diameter and mean distance (for timing the build of very large networks)");
-  return [&plugins, o]() {
-    const Spec spec = Spec::parse(o->spec, "topology");
-    const ParamSet params = plugins.topologies.validate(spec);
-    const Stopwatch clock;
-    auto topology = plugins.topologies.create(spec, o->links);
-    const double build_seconds = clock.seconds();
-    const Network& net = topology->network();
-    std::uint32_t sw_min = 0, sw_max = 0, ep_min = 0, ep_max = 0;
-    bool sw_seen = false, ep_seen = false;
-    std::uint64_t endpoint_cables = 0;
-    for (VertexId v = 0; v < net.num_vertices(); ++v) {
-      const std::uint32_t d = net.degree(v);
-      if (net.kind(v) == VertexKind::Switch) {
-        sw_min = sw_seen ? std::min(sw_min, d) : d;
-        sw_max = std::max(sw_max, d);
-        sw_seen = true;
-      } else {
-        ep_min = ep_seen ? std::min(ep_min, d) : d;
-        ep_max = std::max(ep_max, d);
-        ep_seen = true;
-        // Cables touching an endpoint, each once (server-to-server cables from their lower end).
-        for (LinkId l = net.out_begin(v); l < net.out_end(v); ++l)
-          endpoint_cables += net.kind(net.target(l)) == VertexKind::Switch || net.target(l) > v;
-      }
-    }
-    const DistanceReport dist =
-        o->no_distances
-            ? DistanceReport{}
-            : DistanceAnalysis(o->work_limit, o->samples, o->seed).run(net, topology->endpoints_symmetric());
-    if (!o->export_file.empty()) {
-      std::ofstream out(o->export_file);
-      if (!out) throw InputError("--export: cannot write '" + o->export_file + "'");
-      if (o->export_format == "graphml")
-        topo::write_graphml(net, out);
-      else
-        topo::write_edge_list(net, out);
-    }
-    if (o->json) {
-      JsonWriter j(std::cout);
-      j.begin_object();
-      j.field("topology", spec.text);
-      j.field("family", topology->family());
-      j.key("params").begin_object();
-      for (const auto& [k, v] : params.effective()) j.field(k, v);
-      j.end_object();
-      j.field("endpoints", net.num_endpoints());
-      j.field("switches", net.num_switches());
-      j.field("cables", net.num_cables());
-      j.field("endpoint_cables", endpoint_cables);
-      j.field("switch_cables", static_cast<std::uint64_t>(net.num_cables()) - endpoint_cables);
-      j.field("links", net.num_links());
-      j.field("direct", net.direct());
-      j.field("switch_radix_min", sw_min);
-      j.field("switch_radix_max", sw_max);
-      j.field("distances_computed", !o->no_distances);
-      if (!o->no_distances) {
-        j.field("diameter_links", dist.diameter_links);
-        j.field("mean_distance_links", dist.mean_links);
-        j.field("distances_exact", dist.exact);
-        j.field("distances_by_symmetry", dist.by_symmetry);
-        j.field("distance_sources", dist.sources);
-        j.field("disconnected_pairs", dist.disconnected_pairs);
-      }
-      j.field("build_seconds", build_seconds);
-      j.field("peak_rss_bytes", peak_rss_bytes());
-      j.key("facts").begin_object();
-      for (const auto& f : topology->facts()) j.field(f.key, f.value);
-      j.end_object();
-      j.end_object();
-      j.finish();
-      return 0;
-    }
-    std::cout << "topology " << spec.text << " (" << topology->family() << ")\n"
-              << "  endpoints            " << net.num_endpoints()
-              << (net.direct() ? " (direct: hosted by routers)" : "") << "\n  switches             "
-              << net.num_switches() << "\n  cables               " << net.num_cables() << " (" << endpoint_cables
-              << " endpoint, " << net.num_cables() - endpoint_cables << " switch)"
-              << "\n  directed links       " << net.num_links() << "\n  switch radix         " << sw_min << ".."
-              << sw_max << "\n";
-    if (ep_seen) std::cout << "  endpoint degree      " << ep_min << ".." << ep_max << "\n";
-    if (o->no_distances) {
-      std::cout << "  distances            not computed (--no-distances)\n";
-    } else {
-      std::cout << "  diameter             " << dist.diameter_links << " links" << (dist.exact ? "" : " (sampled)")
-                << "\n  mean distance        " << dist.mean_links << " links"
-                << (dist.by_symmetry ? " (exact, by symmetry)"
-                    : dist.exact     ? " (exact)"
-                                     : " (sampled from " + std::to_string(dist.sources) + " sources)")
-                << "\n";
-    }
-    if (dist.disconnected_pairs) std::cout << "  disconnected pairs   " << dist.disconnected_pairs << "\n";
-    std::cout << "  build time           " << build_seconds << " s, peak memory "
-              << static_cast<double>(peak_rss_bytes()) / (1024.0 * 1024.0) << " MiB\n";
-    for (const auto& f : topology->facts())
-      std::cout << "  " << f.key << std::string(f.key.size() < 21 ? 21 - f.key.size() : 1, ' ') << f.value << "  ("
-                << f.meaning << ")\n";
+  auto c = std::make_shared<TopoConfig>();
+  auto t = std::make_shared<OptionTable>(cmd);
+  t->add_config();
+  t->text("spec", c->spec, "topology spec NAME[:key=value,...] (required; or `spec` in --config)");
+  t->whole("--exact-work", c->work_limit,
+           "distances are exact when endpoints x links is at most this; otherwise sampled");
+  t->whole("--samples", c->samples, "source endpoints sampled when not exact", 1);
+  t->whole("-s,--seed", c->seed, "seed of the sample");
+  t->text("--export", c->export_file, "write the graph to this file");
+  t->text("--export-format", c->export_format, "graphml or edgelist")->check(CLI::IsMember({"graphml", "edgelist"}));
+  t->real("--endpoint-gbps", c->links.endpoint_gbps, "capacity of endpoint links, Gbit/s", 0, 1e9, true);
+  t->real("--switch-gbps", c->links.switch_gbps, "capacity of switch links, Gbit/s", 0, 1e9, true);
+  t->flag("--no-distances", c->no_distances,
+          "skip the diameter and mean distance (for timing the build of very large networks)");
+  t->add_out("write summary.json (the --json description) and config.toml into this folder");
+  t->add_json("print the description as JSON");
+  auto no_progress = std::make_shared<bool>(false);
+  t->output_flag("--no-progress", *no_progress, "accepted for symmetry with the other commands (topo shows none)");
+  return [&plugins, c, t, no_progress]() {
+    t->apply_config();
+    if (c->spec.empty()) throw InputError("topo needs a topology spec, e.g. `interflow topo torus:dims=8x8x8`");
+    t->refuse_unless("--samples", !c->no_distances, "when distances are computed (not with --no-distances)");
+    t->refuse_unless("--export-format", !c->export_file.empty(), "with --export FILE");
+    const TopoRun run = run_topo(plugins, *c);
+    const std::map<std::string, Json> resolved{{"export", nullptr}, {"export-format", nullptr}};
+    RunHeader header{"topo", "topology description", c->seed, 1, t->echo(resolved), {}};
+    add_plugin(header, "topology", run.spec, run.params);
+    if (!c->export_file.empty()) export_network(run.topology->network(), *c);
+    const Json summary = topo_summary(run, *c, header);
+    if (!t->out_dir().empty()) ResultsDir(t->out_dir()).finish(t->config_toml(resolved), summary);
+    if (t->json())
+      write_json(std::cout, summary);
+    else
+      print_topo(run, *c, std::cout);
     return 0;
   };
 }

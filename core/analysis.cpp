@@ -190,4 +190,24 @@ DistanceReport DistanceAnalysis::from_sources(const Network& net, const std::vec
   return report;
 }
 
+DegreeReport degree_report(const Network& net) {
+  DegreeReport r;
+  for (VertexId v = 0; v < net.num_vertices(); ++v) {
+    const std::uint32_t d = net.degree(v);
+    if (net.kind(v) == VertexKind::Switch) {
+      r.switch_radix_min = r.has_switches ? std::min(r.switch_radix_min, d) : d;
+      r.switch_radix_max = std::max(r.switch_radix_max, d);
+      r.has_switches = true;
+      continue;
+    }
+    r.endpoint_degree_min = r.has_endpoint_vertices ? std::min(r.endpoint_degree_min, d) : d;
+    r.endpoint_degree_max = std::max(r.endpoint_degree_max, d);
+    r.has_endpoint_vertices = true;
+    // Cables touching an endpoint, each once (server-to-server cables from their lower end).
+    for (LinkId l = net.out_begin(v); l < net.out_end(v); ++l)
+      r.endpoint_cables += net.kind(net.target(l)) == VertexKind::Switch || net.target(l) > v;
+  }
+  return r;
+}
+
 }  // namespace interflow

@@ -18,6 +18,15 @@ struct DistanceReport {
   std::uint64_t disconnected_pairs = 0;
 };
 
+// Degrees and cable classes: switch radix and endpoint degree ranges, cables touching an endpoint.
+struct DegreeReport {
+  std::uint32_t switch_radix_min = 0, switch_radix_max = 0;
+  std::uint32_t endpoint_degree_min = 0, endpoint_degree_max = 0;
+  bool has_switches = false, has_endpoint_vertices = false;
+  std::uint64_t endpoint_cables = 0;  // cables with an endpoint vertex at one end (each once)
+};
+DegreeReport degree_report(const Network& net);
+
 class DistanceAnalysis {
  public:
   // Exact when attachment vertices x links <= work_limit (or there are at most `samples` endpoints);

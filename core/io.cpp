@@ -92,7 +92,7 @@ OutputFile::OutputFile(std::string path, std::string what) : path_(std::move(pat
   buffer_ = std::make_unique<FileBuffer>();
   if (!buffer_->open(temp_)) {
     committed_ = true;  // nothing to remove
-    throw InputError(what_ + " '" + path_ + "': cannot create: " + reason(buffer_->error()));
+    throw OutputError(what_ + " '" + path_ + "': cannot create: " + reason(buffer_->error()));
   }
   out_.rdbuf(buffer_.get());
 }
@@ -136,7 +136,7 @@ void OutputFile::fail(const std::string& why) {
   if (buffer_) buffer_->close();
   if (!in_place_ && !temp_.empty()) std::remove(temp_.c_str());
   committed_ = true;
-  throw InputError(what_ + " '" + path_ + "': " + why);
+  throw OutputError(what_ + " '" + path_ + "': " + why);
 }
 
 void OutputFile::commit() {
@@ -151,7 +151,7 @@ void check_stdout() {
   errno = 0;
   std::cout.flush();
   if (!std::cout || std::fflush(stdout) != 0 || std::ferror(stdout))
-    throw InputError("standard output: write failed: " + reason(errno != 0 ? errno : EIO));
+    throw OutputError("standard output: write failed: " + reason(errno != 0 ? errno : EIO));
 }
 
 }  // namespace interflow

@@ -6,7 +6,7 @@
 //
 // Output: an OutputFile writes to a temporary name beside the target and renames it over the target
 // only when commit() finds every byte written (a full disk, a closed pipe, a failed flush or close
-// end the run with an InputError naming the file and the reason); a file never committed is removed,
+// end the run with an OutputError naming the file and the reason); a file never committed is removed,
 // so a partial file is never left where a result is expected. Targets that are not regular files
 // (/dev/stdout, /dev/full, a FIFO) are written in place, and still checked. check_stdout() does the
 // same for standard output at the end of a run.
@@ -47,7 +47,8 @@ class FileBuffer : public std::streambuf {
 class OutputFile {
  public:
   // Starts writing `path` (in a temporary file beside it); `what` names it in errors ("--out",
-  // "--write-goal"). InputError when it cannot be created.
+  // "--write-goal"). InputError for a directory given as the file, OutputError when it cannot be
+  // created.
   OutputFile(std::string path, std::string what);
   ~OutputFile();  // removes the temporary file unless committed
   OutputFile(const OutputFile&) = delete;
@@ -61,7 +62,7 @@ class OutputFile {
     out_ << v;
     return *this;
   }
-  // Flushes, closes and checks the stream, then renames the file into place; InputError naming the
+  // Flushes, closes and checks the stream, then renames the file into place; OutputError naming the
   // file and the reason when any of it fails (the temporary file is then removed).
   void commit();
   const std::string& path() const { return path_; }
@@ -74,7 +75,7 @@ class OutputFile {
   bool in_place_ = false, committed_ = false;
 };
 
-// Flushes standard output and checks it; InputError "standard output: <reason>" when a write failed.
+// Flushes standard output and checks it; OutputError "standard output: <reason>" when a write failed.
 void check_stdout();
 
 }  // namespace interflow

@@ -20,11 +20,6 @@ void check_network_size(const std::string& what, std::uint64_t vertices, const s
                      " directed links is more than 4e9, the largest network supported");
 }
 
-VertexId Network::source(LinkId l) const {
-  auto it = std::upper_bound(offset_.begin(), offset_.end(), l);
-  return static_cast<VertexId>((it - offset_.begin()) - 1);
-}
-
 LinkClass Network::link_class(LinkId l) const {
   const VertexId t = target_[l];
   return (kind_[t] == VertexKind::Endpoint || kind_[source(l)] == VertexKind::Endpoint) ? LinkClass::Endpoint
@@ -37,25 +32,17 @@ LinkId Network::find_link(VertexId u, VertexId v) const {
   return kNone;
 }
 
-LinkId Network::reverse(LinkId l) const {
-  // Parallel cables between the same pair: the k-th u->v link pairs with the k-th v->u link.
-  const VertexId u = source(l);
-  const VertexId v = target_[l];
-  std::uint32_t rank = 0;
-  for (LinkId x = offset_[u]; x < l; ++x) rank += target_[x] == v;
-  for (LinkId x = offset_[v]; x < offset_[v + 1]; ++x)
-    if (target_[x] == u && rank-- == 0) return x;
-  return kNone;
-}
-
 std::size_t Network::memory_bytes() const {
   return kind_.capacity() * sizeof(VertexKind) + offset_.capacity() * 4 + target_.capacity() * 4 +
-         capacity_.capacity() * 4 + latency_.capacity() * 4 + up_.capacity() + endpoint_vertex_.capacity() * 4;
+         source_.capacity() * 4 + reverse_.capacity() * 4 + capacity_.capacity() * 4 + latency_.capacity() * 4 +
+         up_.capacity() + endpoint_vertex_.capacity() * 4;
 }
 
 void NetworkBuilder::reserve(std::size_t vertices, std::size_t cables) {
-  // Building needs the half-edges (2 per cable) and the final CSR arrays at once; refuse a network
-  // that cannot fit rather than dying of an allocation failure halfway.
+  // Building needs the half-edges (2 per cable), the permutation and the CSR link arrays at once
+  // (17 bytes a link besides the half-edges; the reverses reuse the permutation, and the sources come
+  // after the half-edges are freed); refuse a network that cannot fit rather than dying of an
+  // allocation failure halfway.
   const double bytes =
       static_cast<double>(vertices) * 12.0 + static_cast<double>(cables) * 2.0 * (sizeof(HalfEdge) + 17.0);
   const double physical = static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGE_SIZE));
@@ -139,6 +126,20 @@ Network NetworkBuilder::build() {
   }
   half_.clear();
   half_.shrink_to_fit();
+  // Half-edges 2c and 2c+1 are the two directions of cable c: the links they became reverse each
+  // other. The reverses are written over perm, and the link index (link_of) and the sources are only
+  // allocated once the half-edges are freed, so that none of it raises the peak memory of building.
+  std::vector<LinkId> link_of(m);
+  for (std::size_t i = 0; i < m; ++i) link_of[perm[i]] = static_cast<LinkId>(i);
+  for (std::size_t c = 0; c < m; c += 2) {
+    perm[link_of[c]] = link_of[c + 1];
+    perm[link_of[c + 1]] = link_of[c];
+  }
+  net.reverse_ = std::move(perm);
+  link_of = {};
+  net.source_.resize(m);
+  for (VertexId v = 0; v < n; ++v)
+    std::fill(net.source_.begin() + net.offset_[v], net.source_.begin() + net.offset_[v + 1], v);
   net.kind_ = std::move(kind_);
   net.endpoint_vertex_ = std::move(endpoint_vertex_);
   net.num_switches_ = static_cast<std::uint32_t>(std::count(net.kind_.begin(), net.kind_.end(), VertexKind::Switch));

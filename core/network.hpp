@@ -1,7 +1,9 @@
 #pragma once
 // The network: endpoints (servers) and switches joined by cables, stored as CSR. Every cable is two
 // directed links; a link's id is its position in the CSR arrays, so the out-links of vertex v are
-// the ids offset[v] .. offset[v+1]-1, in the port order the topology chose.
+// the ids offset[v] .. offset[v+1]-1, in the port order the topology chose. Each link also stores its
+// source and its reverse (the other direction of its cable), so both are O(1) lookups on hot paths
+// (credits return over the reverse link); they cost 8 bytes per link.
 #include <cstdint>
 #include <span>
 #include <string>
@@ -60,7 +62,7 @@ class Network {
   LinkId out_end(VertexId v) const { return offset_[v + 1]; }
   std::uint32_t degree(VertexId v) const { return offset_[v + 1] - offset_[v]; }
   VertexId target(LinkId l) const { return target_[l]; }
-  VertexId source(LinkId l) const;  // binary search over offsets: not for hot paths
+  VertexId source(LinkId l) const { return source_[l]; }
   double capacity_gbps(LinkId l) const { return capacity_[l]; }
   float latency_ns(LinkId l) const { return latency_[l]; }
   bool up(LinkId l) const { return up_[l] != 0; }
@@ -68,8 +70,9 @@ class Network {
 
   // The first link u->v (lowest port), or kNone.
   LinkId find_link(VertexId u, VertexId v) const;
-  // The other direction of the same cable.
-  LinkId reverse(LinkId l) const;
+  // The other direction of the same cable: of parallel cables between two vertices, the one that
+  // was added to the builder together with l, whatever ports the two directions occupy.
+  LinkId reverse(LinkId l) const { return reverse_[l]; }
 
   void set_up(LinkId l, bool is_up) { up_[l] = is_up ? 1 : 0; }
   void set_capacity(LinkId l, double gbps) { capacity_[l] = static_cast<float>(gbps); }
@@ -85,6 +88,8 @@ class Network {
   std::vector<VertexKind> kind_;
   std::vector<std::uint32_t> offset_;  // size V+1
   std::vector<VertexId> target_;
+  std::vector<VertexId> source_;
+  std::vector<LinkId> reverse_;
   std::vector<float> capacity_;  // Gbit/s
   std::vector<float> latency_;   // ns
   std::vector<std::uint8_t> up_;

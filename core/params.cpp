@@ -88,38 +88,76 @@ ParamSpec dims_param(std::string name, std::string def, std::string description,
       std::move(name), ParamType::Dims, std::move(def), std::move(description), min_entry, 1e300, {}, false};
 }
 
+namespace {
+
+// The digits of a number: one optional '+' is skipped (from_chars takes none), but not a sign after
+// it ("+-5"), which from_chars would read as -5.
+const char* skip_plus(const char* first, const char* last) {
+  if (first != last && *first == '+') {
+    ++first;
+    if (first != last && *first == '-') return last;  // nothing left: refused as empty
+  }
+  return first;
+}
+
+// Why `text` is not a 64-bit integer, or "" when it is one.
+std::string int_problem(const std::string& text, std::int64_t& v) {
+  const char* last = text.data() + text.size();
+  const char* first = skip_plus(text.data(), last);
+  const auto [ptr, ec] = std::from_chars(first, last, v);
+  if (first == last || ptr != last || ec == std::errc::invalid_argument) return "not a whole number";
+  if (ec == std::errc::result_out_of_range) return "out of the range of a 64-bit integer";
+  return "";
+}
+
+// Why `text` is not a finite real number, or "" when it is one. from_chars reads "nan", "inf" and
+// "infinity" as numbers and refuses hexadecimal ("0x1p3" stops after the 0); an overflow ("1e999")
+// or an underflow below the smallest double ("1e-400") is out of range, never rounded to inf or 0.
+std::string real_problem(const std::string& text, double& v) {
+  const char* last = text.data() + text.size();
+  const char* first = skip_plus(text.data(), last);
+  const auto [ptr, ec] = std::from_chars(first, last, v);
+  if (first == last || ptr != last || ec == std::errc::invalid_argument) return "not a number";
+  if (ec == std::errc::result_out_of_range) return "out of the range of a double";
+  if (!std::isfinite(v)) return "not a finite number";
+  return "";
+}
+
+// Why `text` is not "AxBx..." of entries 0..2^32-1, or "" when it is.
+std::string dims_problem(const std::string& text, std::vector<std::uint32_t>& dims) {
+  dims.clear();
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    std::size_t end = text.find('x', start);
+    if (end == std::string::npos) end = text.size();
+    const std::string entry = text.substr(start, end - start);
+    const std::string where = "entry " + std::to_string(dims.size() + 1) + " '" + entry + "' ";
+    std::int64_t v = 0;
+    if (const std::string problem = int_problem(entry, v); !problem.empty()) return where + "is " + problem;
+    if (v < 0 || v > 0xffffffffLL) return where + "is out of the range 0..4294967295";
+    dims.push_back(static_cast<std::uint32_t>(v));
+    start = end + 1;
+  }
+  return "";
+}
+
+}  // namespace
+
 std::optional<std::int64_t> parse_int(const std::string& text) {
   std::int64_t v = 0;
-  const char* first = text.data();
-  const char* last = text.data() + text.size();
-  if (first != last && *first == '+') ++first;
-  auto [ptr, ec] = std::from_chars(first, last, v);
-  if (ec != std::errc() || ptr != last || first == last) return std::nullopt;
+  if (!int_problem(text, v).empty()) return std::nullopt;
   return v;
 }
 
 std::optional<double> parse_real(const std::string& text) {
   double v = 0;
-  const char* first = text.data();
-  const char* last = text.data() + text.size();
-  if (first != last && *first == '+') ++first;
-  auto [ptr, ec] = std::from_chars(first, last, v);
-  if (ec != std::errc() || ptr != last || first == last || !std::isfinite(v)) return std::nullopt;
+  if (!real_problem(text, v).empty()) return std::nullopt;
   return v;
 }
 
 std::optional<std::vector<std::uint32_t>> parse_dims(const std::string& text) {
   std::vector<std::uint32_t> dims;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    std::size_t end = text.find('x', start);
-    if (end == std::string::npos) end = text.size();
-    auto v = parse_int(text.substr(start, end - start));
-    if (!v || *v < 0 || *v > 0xffffffffLL) return std::nullopt;
-    dims.push_back(static_cast<std::uint32_t>(*v));
-    start = end + 1;
-  }
-  if (dims.empty()) return std::nullopt;
+  if (!dims_problem(text, dims).empty()) return std::nullopt;
   return dims;
 }
 
@@ -151,6 +189,60 @@ std::string Spec::canonical() const {
   return out;
 }
 
+namespace {
+
+// Written as "inside" so that a NaN bound or value is never in range. Long double holds every int64
+// exactly, so an integer just above a bound is not rounded onto it.
+bool below(long double x, double min) { return !(x >= static_cast<long double>(min)); }
+bool above(long double x, double max) { return !(x <= static_cast<long double>(max)); }
+
+std::string range_problem(long double x, const ParamSpec& d) {
+  if (below(x, d.min)) return "below the minimum " + number_text(d.min);
+  if (above(x, d.max)) return "above the maximum " + number_text(d.max);
+  return "";
+}
+
+// Why `v` is not a valid value of `d`: nothing when it is valid, "" when the expected form says all.
+std::optional<std::string> value_problem(const ParamSpec& d, const std::string& v) {
+  const auto problem_or_valid = [](std::string problem) -> std::optional<std::string> {
+    if (problem.empty()) return std::nullopt;
+    return problem;
+  };
+  switch (d.type) {
+    case ParamType::Int: {
+      std::int64_t x = 0;
+      const std::string problem = int_problem(v, x);
+      return problem_or_valid(problem.empty() ? range_problem(static_cast<long double>(x), d) : problem);
+    }
+    case ParamType::Real: {
+      double x = 0;
+      const std::string problem = real_problem(v, x);
+      return problem_or_valid(problem.empty() ? range_problem(x, d) : problem);
+    }
+    case ParamType::Bool:
+      if (v == "true" || v == "false" || v == "1" || v == "0" || v == "yes" || v == "no") return std::nullopt;
+      return "";
+    case ParamType::String:
+      return std::nullopt;
+    case ParamType::Choice:
+      for (const auto& c : d.choices)
+        if (c == v) return std::nullopt;
+      return "";
+    case ParamType::Dims: {
+      std::vector<std::uint32_t> dims;
+      if (std::string problem = dims_problem(v, dims); !problem.empty()) return problem;
+      for (std::size_t i = 0; i < dims.size(); ++i)
+        if (below(dims[i], d.min) || above(dims[i], d.max))
+          return "entry " + std::to_string(i + 1) + " '" + std::to_string(dims[i]) + "' is " +
+                 (below(dims[i], d.min) ? "below " + number_text(d.min) : "above " + number_text(d.max));
+      return std::nullopt;
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 ParamSet::ParamSet(const std::string& context, const Spec& spec, const std::vector<ParamSpec>& declared)
     : context_(context) {
   for (const auto& [key, value] : spec.values) {
@@ -178,38 +270,9 @@ ParamSet::ParamSet(const std::string& context, const Spec& spec, const std::vect
       it = values_.emplace(d.name, d.default_value).first;
     }
     const std::string& v = it->second;
-    const std::string expect = "expected " + d.type_name() + " in " + d.range_text() + ", got '" + v + "'";
-    switch (d.type) {
-      case ParamType::Int: {
-        auto x = parse_int(v);
-        if (!x || static_cast<double>(*x) < d.min || static_cast<double>(*x) > d.max) fail(d.name, expect);
-        break;
-      }
-      case ParamType::Real: {
-        auto x = parse_real(v);
-        if (!x || *x < d.min || *x > d.max) fail(d.name, expect);
-        break;
-      }
-      case ParamType::Bool:
-        if (v != "true" && v != "false" && v != "1" && v != "0" && v != "yes" && v != "no") fail(d.name, expect);
-        break;
-      case ParamType::String:
-        break;
-      case ParamType::Choice: {
-        bool ok = false;
-        for (const auto& c : d.choices) ok = ok || c == v;
-        if (!ok) fail(d.name, expect);
-        break;
-      }
-      case ParamType::Dims: {
-        auto x = parse_dims(v);
-        bool ok = x.has_value();
-        if (ok)
-          for (auto e : *x) ok = ok && e >= d.min && e <= d.max;
-        if (!ok) fail(d.name, expect);
-        break;
-      }
-    }
+    if (const auto problem = value_problem(d, v))
+      fail(d.name, "expected " + d.type_name() + " in " + d.range_text() + ", got '" + v + "'" +
+                       (problem->empty() ? "" : " (" + *problem + ")"));
     effective_.emplace_back(d.name, v);
   }
 }

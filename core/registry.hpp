@@ -23,6 +23,10 @@ class Registry {
     std::vector<ParamSpec> params;
     Factory make;
     std::string details;  // optional longer text for the manual (model, source, tie rules)
+    // Optional: a small instance of the plugin as a spec (e.g. "torus:dims=4x4x4"), built by the
+    // contract tests (tests/contract) and shown by `interflow list`. Relative file paths in it are
+    // relative to the source tree (tests/fixtures/...).
+    std::string example = {};
   };
 
   explicit Registry(std::string kind) : kind_(std::move(kind)) {}

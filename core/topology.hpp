@@ -17,6 +17,13 @@ struct TopologyFact {
   std::string meaning;
 };
 
+// A grid whose neighbouring cells are neighbouring routers (a torus or a mesh): a set of endpoints
+// forming a sub-block of it talks over links of its own. Dimension 0 fastest, as endpoint_grid().
+struct BlockGrid {
+  std::vector<std::uint32_t> dims;  // empty: the topology has no such grid
+  bool wraps = false;               // each dimension is a ring (a torus)
+};
+
 class Topology {
  public:
   explicit Topology(std::string family) : family_(std::move(family)) {}
@@ -36,6 +43,8 @@ class Topology {
   // True when the network's automorphisms map any endpoint to any other (a torus, not a mesh): one
   // distance search then stands for all.
   virtual bool endpoints_symmetric() const { return false; }
+  // The grid of neighbouring routers, for allocations that hand jobs compact sub-blocks (none by default).
+  virtual BlockGrid block_grid() const { return {}; }
   // The routing used when the user names none.
   virtual std::string default_routing() const { return "bfs"; }
 

@@ -13,19 +13,10 @@ void register_allocation_policies(AllocationRegistry& registry) {
 AllocationContext allocation_context_of(const Topology& topology) {
   AllocationContext ctx;
   ctx.network = &topology.network();
-  const bool grid = topology.family() == "torus" || topology.family() == "mesh";
-  if (grid) ctx.grid = topology.endpoint_grid();
-  ctx.wraps = topology.family() == "torus";
+  const BlockGrid grid = topology.block_grid();
+  ctx.grid = grid.dims;
+  ctx.wraps = grid.wraps;
   return ctx;
-}
-
-const AllocationRegistry& builtin_allocations() {
-  static const AllocationRegistry registry = [] {
-    AllocationRegistry r("allocation");
-    register_allocation_policies(r);
-    return r;
-  }();
-  return registry;
 }
 
 NodeAllocator::NodeAllocator(std::uint32_t nodes, std::unique_ptr<AllocationPolicy> policy, std::uint64_t seed,

@@ -38,15 +38,14 @@ struct AllocationContext {
   bool wraps = false;
 };
 using AllocationRegistry = Registry<AllocationPolicy, const AllocationContext&>;
-// The context of a topology: its network, and its grid if it is a torus or a mesh.
+// The context of a topology: its network, and its grid of neighbouring routers if it has one
+// (Topology::block_grid: tori and meshes).
 AllocationContext allocation_context_of(const Topology& topology);
 void register_allocation_policies(AllocationRegistry& registry);
 void register_basic_allocations(AllocationRegistry& registry);     // consecutive, random
 void register_locality_allocation(AllocationRegistry& registry);   // locality
 void register_geometric_allocation(AllocationRegistry& registry);  // geometric
 
-// The built-in policies (for the scheduler's own use; the CLI lists its own copy).
-const AllocationRegistry& builtin_allocations();
 
 // The machine's nodes and one allocation policy.
 class NodeAllocator {

@@ -16,11 +16,13 @@ class FileMapping : public MappingPolicy {
   FileMapping(const std::string& path, const std::vector<Job>& jobs) : order_(jobs.size()) {
     std::unordered_map<std::int64_t, std::size_t> position;
     for (std::size_t j = 0; j < jobs.size(); ++j) position[jobs[j].id] = j;
-    workloads::TextLines in(path, "task mapping file (expected lines '<job id> <node index> ...')");
+    workloads::TextLines in(path, "task mapping file");
     while (in.next()) {
       const std::string_view token = in.token();
       std::int64_t id = 0;
       const auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), id);
+      if (ec == std::errc::result_out_of_range)
+        in.fail("job id '" + std::string(token) + "' is out of the range of a 64-bit integer");
       if (ec != std::errc() || end != token.data() + token.size())
         in.fail("job id '" + std::string(token) + "' is not a whole number");
       const auto it = position.find(id);

@@ -37,13 +37,4 @@ void register_mapping_policies(MappingRegistry& registry) {
   register_file_mapping(registry);
 }
 
-const MappingRegistry& builtin_mappings() {
-  static const MappingRegistry registry = [] {
-    MappingRegistry r("mapping");
-    register_mapping_policies(r);
-    return r;
-  }();
-  return registry;
-}
-
 }  // namespace interflow::scheduler

@@ -25,6 +25,5 @@ class MappingPolicy {
 using MappingRegistry = Registry<MappingPolicy, const std::vector<Job>&>;
 void register_mapping_policies(MappingRegistry& registry);
 void register_file_mapping(MappingRegistry& registry);  // file
-const MappingRegistry& builtin_mappings();
 
 }  // namespace interflow::scheduler

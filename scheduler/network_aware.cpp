@@ -35,14 +35,16 @@ double NetworkRunner::run_alone(Application app, const std::string& what) const 
 NetworkRunner::NetworkRunner(const Network& net, TransportFactory transports, const workloads::AppRegistry& apps,
                              const workloads::AppSettings& settings, const std::vector<Job>& jobs,
                              const std::vector<std::string>& job_apps, std::uint32_t machine_nodes,
-                             const drivers::DriverOptions& options, const std::string& mapping, std::uint64_t seed)
+                             const drivers::DriverOptions& options, std::unique_ptr<MappingPolicy> mapping,
+                             std::uint64_t seed)
     : net_(net),
       transports_(std::move(transports)),
       options_(options),
       end_(jobs.size(), 0),
-      mapping_(builtin_mappings().create(Spec::parse(mapping, "--mapping"), jobs)),
+      mapping_(std::move(mapping)),
       seed_(seed) {
   if (job_apps.size() != jobs.size()) throw std::logic_error("NetworkRunner: one application spec per job");
+  if (!mapping_) throw std::logic_error("NetworkRunner: no mapping policy");
   if (machine_nodes > net.num_endpoints())
     throw InputError("the machine's " + std::to_string(machine_nodes) + " nodes are more than the network's " +
                      std::to_string(net.num_endpoints()) + " endpoints");

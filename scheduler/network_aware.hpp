@@ -27,11 +27,11 @@ class NetworkRunner : public JobRunner {
   // stencil3d:iters=5) with one task per node. Jobs of 0 nodes or more than `machine_nodes` get none
   // (the scheduler refuses them). `mapping` is a task-mapping spec (scheduler/mapping.hpp).
   // Every simulation runs on a fresh transport from `transports` (the flow-level one, or another).
+  // `mapping` orders each job's tasks on its nodes (a policy of the mapping registry).
   NetworkRunner(const Network& net, TransportFactory transports, const workloads::AppRegistry& apps,
                 const workloads::AppSettings& settings, const std::vector<Job>& jobs,
                 const std::vector<std::string>& job_apps, std::uint32_t machine_nodes,
-                const drivers::DriverOptions& options, const std::string& mapping = "consecutive",
-                std::uint64_t seed = 1);
+                const drivers::DriverOptions& options, std::unique_ptr<MappingPolicy> mapping, std::uint64_t seed = 1);
   // Runs each job's application alone on the first nodes of the machine for a reference run time:
   // job.runtime = reference, job.estimate = reference × estimate_factor (the scheduler's belief, as a
   // user's request would be). Jobs without an application keep theirs.

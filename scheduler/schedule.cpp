@@ -3,22 +3,27 @@
 #include <algorithm>
 #include <cmath>
 #include <queue>
+#include <stdexcept>
 
 #include "core/error.hpp"
 #include "scheduler/allocation.hpp"
 
 namespace interflow::scheduler {
 
-ScheduleResult simulate_schedule(const std::vector<Job>& jobs, const SelectionPolicy& policy, const ScheduleOptions& o,
+double bounded_slowdown(const Job& job, const JobOutcome& outcome, double tau_s) {
+  return std::max(1.0, (outcome.end - job.submit) / std::max(outcome.runtime(), tau_s));
+}
+
+ScheduleResult simulate_schedule(const std::vector<Job>& jobs, const SelectionPolicy& policy,
+                                 std::unique_ptr<AllocationPolicy> allocation, const ScheduleOptions& o,
                                  JobRunner* runner) {
+  if (!allocation) throw std::logic_error("simulate_schedule: no allocation policy");
   if (o.nodes == 0)
     throw InputError("scheduler: the machine has no nodes (give --nodes or a log with MaxNodes/MaxProcs)");
   const auto n = static_cast<std::uint32_t>(jobs.size());
   ScheduleResult res;
   res.jobs.resize(n);
-  NodeAllocator nodes(o.nodes,
-                      builtin_allocations().create(Spec::parse(o.allocation, "--allocation"), o.allocation_context),
-                      o.seed, o.allocation_context.network);
+  NodeAllocator nodes(o.nodes, std::move(allocation), o.seed, o.network);
   std::vector<std::vector<std::uint32_t>> held(n);  // nodes of running jobs
   using End = std::pair<double, std::uint32_t>;
   std::priority_queue<End, std::vector<End>, std::greater<>> ends;
@@ -109,7 +114,7 @@ ScheduleResult simulate_schedule(const std::vector<Job>& jobs, const SelectionPo
     m.mean_response += response;
     const double runtime = r.runtime();
     m.mean_slowdown += runtime > 0 ? response / runtime : 1.0;
-    const double bsld = std::max(1.0, response / std::max(runtime, o.bounded_slowdown_tau));
+    const double bsld = bounded_slowdown(job, r, o.bounded_slowdown_tau);
     m.mean_bounded_slowdown += bsld;
     m.max_bounded_slowdown = std::max(m.max_bounded_slowdown, bsld);
     m.last_end = std::max(m.last_end, r.end);

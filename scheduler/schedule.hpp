@@ -5,6 +5,7 @@
 // field's standard definitions (Feitelson et al.).
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -16,9 +17,8 @@
 namespace interflow::scheduler {
 
 struct ScheduleOptions {
-  std::uint32_t nodes = 0;                 // machine size
-  std::string allocation = "consecutive";  // an allocation spec (scheduler/allocation.hpp)
-  AllocationContext allocation_context;    // the network and grid, for allocations that need them
+  std::uint32_t nodes = 0;                    // machine size
+  const Network* network = nullptr;           // network-aware: the machine's network (allocations may use it)
   std::uint64_t seed = 1;
   double bounded_slowdown_tau = 10;  // seconds
   std::uint32_t series_bins = 200;   // utilisation over time
@@ -49,6 +49,9 @@ struct ScheduleResult {
   std::uint64_t scheduling_points = 0;
 };
 
+// Bounded slowdown of a job that ran (Feitelson et al.): max(1, response / max(run time, tau)).
+double bounded_slowdown(const Job& job, const JobOutcome& outcome, double tau_s);
+
 // How long started jobs run. Without one (network-agnostic mode) a job runs its Job::runtime.
 class JobRunner {
  public:
@@ -61,7 +64,10 @@ class JobRunner {
   virtual double end_of(std::uint32_t job) const = 0;
 };
 
+// `allocation` chooses the nodes of starting jobs (a policy of the allocation registry, built for this
+// machine: scheduler/allocation.hpp).
 ScheduleResult simulate_schedule(const std::vector<Job>& jobs, const SelectionPolicy& policy,
-                                 const ScheduleOptions& options, JobRunner* runner = nullptr);
+                                 std::unique_ptr<AllocationPolicy> allocation, const ScheduleOptions& options,
+                                 JobRunner* runner = nullptr);
 
 }  // namespace interflow::scheduler

@@ -2,11 +2,14 @@
 
 #include <zlib.h>
 
+#include <cerrno>
 #include <charconv>
 #include <cmath>
+#include <cstring>
 #include <string_view>
 
 #include "core/error.hpp"
+#include "core/io.hpp"
 
 namespace interflow::scheduler {
 
@@ -15,8 +18,12 @@ namespace {
 // gzip or plain text, one line at a time (zlib reads uncompressed files transparently).
 class GzLines {
  public:
-  explicit GzLines(const std::string& path) : path_(path), file_(gzopen(path.c_str(), "rb")) {
-    if (!file_) throw InputError(path + ": cannot read the SWF log");
+  explicit GzLines(const std::string& path) : path_(path) {
+    // gzopen opens a directory and fails only at the first read, and keeps no reason: checked first.
+    check_readable(path, "SWF log");
+    errno = 0;
+    file_ = gzopen(path.c_str(), "rb");
+    if (!file_) throw InputError("SWF log '" + path + "': cannot read: " + std::strerror(errno != 0 ? errno : ENOMEM));
     gzbuffer(file_, 1 << 18);
   }
   ~GzLines() { gzclose(file_); }
@@ -47,20 +54,52 @@ class GzLines {
 
  private:
   std::string path_;
-  gzFile file_;
+  gzFile file_ = nullptr;
   std::uint64_t number_ = 0;
 };
 
 bool space(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 
-// "MaxProcs: 128" in a header line -> 128 (or -1).
-std::int64_t header_value(std::string_view line, std::string_view key) {
+// Fields are read as doubles: from 2^53 on a whole number may have been rounded (9007199254740993
+// reads as 9007199254740992), so an id or count there is refused; no time in seconds comes near it
+// (285 million years).
+constexpr double kFieldLimit = 9007199254740992.0;  // 2^53, the first value refused
+constexpr double kMaxProcessors = 4294967295.0;     // a job's size is held in 32 bits
+
+bool whole_field(int k) { return k == 0 || k == 4 || k == 7 || (k >= 10 && k <= 16); }
+bool processor_field(int k) { return k == 4 || k == 7; }
+
+// Why field k's value v is out of range, or "" when it is valid: -1 (unknown) or a number in
+// 0..2^53-1, whole where the format counts or numbers something, a processor count in 32 bits.
+std::string field_problem(int k, double v) {
+  if (v == -1) return "";
+  if (v < 0) return "is negative; SWF writes -1 for unknown";
+  if (v >= kFieldLimit) return "is 2^53 = 9007199254740992 or more";
+  if (whole_field(k) && v != std::floor(v)) return "is not a whole number";
+  if (processor_field(k) && v > kMaxProcessors) return "is beyond 4294967295 processors";
+  return "";
+}
+
+// The value of "<key>: <n>" in a header line ("; MaxProcs: 128" -> 128), -1 when the line does not give
+// the key (or gives -1 or 0 for unknown); fails naming the line for a value that is not a whole number
+// 1..2^32-1.
+std::int64_t header_value(std::string_view line, std::string_view key, const std::string& where) {
   const std::size_t at = line.find(key);
   if (at == std::string_view::npos) return -1;
   std::string_view rest = line.substr(at + key.size());
-  while (!rest.empty() && (space(rest.front()) || rest.front() == ':')) rest.remove_prefix(1);
-  std::int64_t v = -1;
-  std::from_chars(rest.data(), rest.data() + rest.size(), v);
+  while (!rest.empty() && space(rest.front())) rest.remove_prefix(1);
+  if (rest.empty() || rest.front() != ':') return -1;  // prose that mentions the key, or a longer key
+  rest.remove_prefix(1);
+  while (!rest.empty() && space(rest.front())) rest.remove_prefix(1);
+  std::int64_t v = 0;
+  const auto [end, ec] = std::from_chars(rest.data(), rest.data() + rest.size(), v);
+  const bool ends = end == rest.data() + rest.size() || space(*end);
+  if (ec != std::errc() || !ends || v < -1 || v > 4294967295LL) {
+    std::size_t length = 0;
+    while (length < rest.size() && !space(rest[length])) ++length;
+    throw InputError(where + std::string(key) + " '" + std::string(rest.substr(0, length)) +
+                     "' is not a whole number in 1..4294967295 (or -1 for unknown)");
+  }
   return v;
 }
 
@@ -93,12 +132,12 @@ SwfLog read_swf(const std::string& path) {
     std::string_view text = line;
     while (!text.empty() && space(text.front())) text.remove_prefix(1);
     if (text.empty()) continue;
+    const std::string where = path + ":" + std::to_string(in.number()) + ": ";
     if (text.front() == ';') {
-      if (const std::int64_t v = header_value(text, "MaxProcs"); v > 0) log.max_procs = v;
-      if (const std::int64_t v = header_value(text, "MaxNodes"); v > 0) log.max_nodes = v;
+      if (const std::int64_t v = header_value(text, "MaxProcs", where); v > 0) log.max_procs = v;
+      if (const std::int64_t v = header_value(text, "MaxNodes", where); v > 0) log.max_nodes = v;
       continue;
     }
-    const std::string where = path + ":" + std::to_string(in.number()) + ": ";
     int count = 0;
     while (!text.empty()) {
       std::size_t end = 0;
@@ -107,9 +146,13 @@ SwfLog read_swf(const std::string& path) {
       const std::string_view token = text.substr(0, end);
       double v = 0;
       const auto [stop, ec] = std::from_chars(token.data(), token.data() + token.size(), v);
-      if (ec != std::errc() || stop != token.data() + token.size() || !std::isfinite(v))
+      const auto fail = [&](const std::string& problem) {
         throw InputError(where + "field " + std::to_string(count + 1) + " (" + names[count] + ") '" +
-                         std::string(token) + "' is not a number");
+                         std::string(token) + "' " + problem);
+      };
+      // from_chars reads "nan" and "inf" as numbers and reports "1e999" as out of range: all refused.
+      if (ec != std::errc() || stop != token.data() + token.size() || !std::isfinite(v)) fail("is not a finite number");
+      if (const std::string problem = field_problem(count, v); !problem.empty()) fail(problem);
       fields[count++] = v;
       text.remove_prefix(end);
       while (!text.empty() && space(text.front())) text.remove_prefix(1);
@@ -117,11 +160,7 @@ SwfLog read_swf(const std::string& path) {
     if (count != 18)
       throw InputError(where + "expected the 18 fields of an SWF job line, found " + std::to_string(count));
     SwfRecord r;
-    const auto whole = [&](int k) {  // integer fields; beyond +-2^62 is no real id or count
-      if (std::abs(fields[k]) > 4.6e18)
-        throw InputError(where + "field " + std::to_string(k + 1) + " (" + names[k] + ") is out of range");
-      return static_cast<std::int64_t>(fields[k]);
-    };
+    const auto whole = [&](int k) { return static_cast<std::int64_t>(fields[k]); };  // checked whole above
     r.job = whole(0);
     r.submit = fields[1];
     r.wait = fields[2];

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Regenerates the manual's reference pages (manual/reference/{topology,routing,pattern,application,selection,allocation,mapping}.md) from the
-# plugin registry of an interflow binary. Run it after adding or changing a plugin or a parameter;
+# Regenerates the manual's reference pages (manual/reference/<kind>.md, one per kind that
+# `interflow list --kinds` prints) from the plugin registry of an interflow binary. Run it after adding or changing a plugin or a parameter;
 # the test "reference pages: ..." (tests/cli/reference_up_to_date.cpp) fails until you do.
 # Usage: scripts/gen-reference.sh [INTERFLOW_BINARY]   (default: build/release/bin/interflow)
 set -euo pipefail
@@ -11,7 +11,7 @@ if [ ! -x "$bin" ]; then
   exit 2
 fi
 mkdir -p "$root/manual/reference"
-for kind in topology routing pattern application selection allocation mapping; do
+for kind in $("$bin" list --kinds); do
   page="$root/manual/reference/$kind.md"
   "$bin" list "$kind" --markdown > "$page.tmp"
   mv "$page.tmp" "$page"

@@ -68,7 +68,8 @@ void register_bcube(TopologyRegistry& registry) {
        "a_(l-1)..a_0 (digit l dropped, read in base n as its index within the level); switch vertices follow "
        "the servers, level 0 first, each level in index order. Server port l goes to its level-l switch and "
        "arrives there on port a_l. Sizes: n^(k+1) servers, (k+1) n^k switches, (k+1) n^(k+1) cables; server "
-       "degree k+1, switch degree n; diameter 2(k+1) links."});
+       "degree k+1, switch degree n; diameter 2(k+1) links.",
+       "bcube:n=4,k=2"});
 }
 
 }  // namespace interflow::topo

@@ -78,7 +78,8 @@ void register_dpillar(TopologyRegistry& registry) {
        "degree n, 2 k m^k cables. Numbering: server (column c, label x = sum v_i m^i) is vertex and endpoint "
        "c m^k + x; switch (S_i, label without digit i) follows the servers, column by column. Server port 0 goes "
        "to S_c, port 1 to S_{c-1}; switch port p < m is the server of H_i with digit i = p, port m + p the server of "
-       "H_{i+1} with digit i = p. Servers forward traffic (server-centric)."});
+       "H_{i+1} with digit i = p. Servers forward traffic (server-centric).",
+       "dpillar:n=6,k=3"});
 }
 
 }  // namespace interflow::topo

@@ -260,7 +260,8 @@ void register_dragonfly(TopologyRegistry& registry) {
        "and shuffles the list with derive_seed(seed, topology stream, G); its port j goes to the group at list "
        "position j, and the m-th port of G towards T is cabled to the m-th port of T towards G. The random "
        "arrangement depends only on the parameter `seed`, never on the run seed. No arrangement needs more than "
-       "g-1 dividing a*h."});
+       "g-1 dividing a*h.",
+       "dragonfly:a=4,p=2,h=2,g=5"});
 }
 
 }  // namespace interflow::topo

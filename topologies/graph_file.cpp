@@ -6,6 +6,7 @@
 #include <cctype>
 
 #include "core/error.hpp"
+#include "core/io.hpp"
 #include "topologies/registry.hpp"
 
 namespace interflow::topo {
@@ -53,6 +54,7 @@ GraphFormat resolve_graph_format(const std::string& file, const std::string& for
     if (format == format_name(f)) return f;
   if (format != "auto")
     throw InputError("graph format '" + format + "': expected auto, interflow, edgelist, graphml, gml or pajek");
+  check_readable(file, "graph file");  // a missing file is named as such, whatever its extension
   const std::string ext = lower_extension(file);
   if (ext == "ifg" || ext == "txt") return GraphFormat::Interflow;
   if (ext == "graphml") return GraphFormat::GraphML;
@@ -124,7 +126,8 @@ void register_graph_file(TopologyRegistry& registry) {
        "and latency_ns set a cable's capacity and latency (missing: the defaults of its link class); the "
        "vertex attribute kind = endpoint | switch | router says what a vertex is, 'router' being a switch "
        "that hosts one endpoint (as `interflow topo --export` writes direct networks). Endpoints are "
-       "numbered in vertex order; with per_switch, endpoint e hangs off vertex e / c."});
+       "numbered in vertex order; with per_switch, endpoint e hangs off vertex e / c.",
+       "graph:file=tests/fixtures/small.ifg"});
 }
 
 }  // namespace interflow::topo

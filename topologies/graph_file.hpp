@@ -3,7 +3,9 @@
 // manual/graph-format.md) names endpoints and switches itself; the igraph formats (edge list,
 // GraphML, GML, Pajek) give an undirected multigraph whose vertices become endpoints and switches
 // by an EndpointRule.
+#include <cmath>
 #include <cstdint>
+#include <limits>
 #include <string>
 
 #include "core/topology.hpp"
@@ -32,6 +34,13 @@ struct GraphFileOptions {
 const char* format_name(GraphFormat format);
 // `format` is a format name or "auto" (then the file's extension decides). InputError if neither fits.
 GraphFormat resolve_graph_format(const std::string& file, const std::string& format);
+
+// A network keeps capacities and latencies as floats, so a value must be finite and fit one: a
+// capacity in 1.2e-38..3.4e38 Gbit/s (smaller would round to 0), a latency in 0..3.4e38 ns.
+inline bool capacity_fits(double gbps) {
+  return std::isfinite(gbps) && gbps >= std::numeric_limits<float>::min() && gbps <= std::numeric_limits<float>::max();
+}
+inline bool latency_fits(double ns) { return std::isfinite(ns) && ns >= 0 && ns <= std::numeric_limits<float>::max(); }
 
 // Readers; every problem with the file is an InputError naming it.
 Network read_interflow_graph(const GraphFileOptions& options, const LinkDefaults& defaults);

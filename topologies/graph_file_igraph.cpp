@@ -3,8 +3,13 @@
 // plain arrays, then assembled into a Network by the chosen EndpointRule.
 #include <igraph.h>
 
+#include <cctype>
+#include <cerrno>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
+#include <fstream>
 #include <memory>
 #include <mutex>
 #include <sstream>
@@ -12,6 +17,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/io.hpp"
 #include "topologies/graph_file.hpp"
 
 namespace interflow::topo {
@@ -64,6 +70,30 @@ struct FileCloser {
   void operator()(std::FILE* f) const { std::fclose(f); }
 };
 
+// igraph makes an edge list's graph as large as its largest vertex id before it checks anything, so a
+// stray huge id would cost gigabytes before the reader's own limit of 2^31 vertices: the ids are
+// checked first, naming the line. Tokens that are no whole number >= 0 are left to igraph's parser.
+void check_edge_list_ids(const std::string& file) {
+  std::ifstream in = open_input(file, "graph file");
+  std::string line;
+  for (std::size_t number = 1; std::getline(in, line); ++number)
+    for (std::size_t at = 0; at < line.size();) {
+      if (std::isspace(static_cast<unsigned char>(line[at]))) {
+        ++at;
+        continue;
+      }
+      std::size_t end = at;
+      while (end < line.size() && !std::isspace(static_cast<unsigned char>(line[end]))) ++end;
+      std::uint64_t id = 0;
+      const auto [stop, ec] = std::from_chars(line.data() + at, line.data() + end, id);
+      const bool digits = stop == line.data() + end;
+      if (digits && (ec == std::errc::result_out_of_range || id >= (std::uint64_t{1} << 31) - 1))
+        throw file_error(file, number,
+                         "vertex id " + line.substr(at, end - at) + " is 2^31 - 1 or more (at most 2^31 - 1 vertices)");
+      at = end;
+    }
+}
+
 enum class Kind : std::uint8_t { Endpoint, Switch, Router };
 
 // What the reader keeps of the igraph graph.
@@ -80,13 +110,18 @@ class IgraphReader {
   IgraphReader(const GraphFileOptions& options, EndpointRule rule) : options_(options), rule_(rule) {}
 
   RawGraph run() {
+    // fopen opens a directory (reads then fail with no word of why): the file is checked first.
+    check_readable(options_.file, "graph file");
+    errno = 0;
     std::unique_ptr<std::FILE, FileCloser> file(std::fopen(options_.file.c_str(), "r"));
-    if (!file) fail("cannot open the file; expected a readable " + std::string(format_name(options_.format)) + " file");
+    if (!file)
+      throw InputError("graph file '" + options_.file + "': cannot read: " + std::strerror(errno != 0 ? errno : EIO));
     IgraphSession session;
     GraphGuard g;
     igraph_error_t rc = IGRAPH_SUCCESS;
     switch (options_.format) {
       case GraphFormat::EdgeList:
+        check_edge_list_ids(options_.file);
         rc = igraph_read_graph_edgelist(&g.graph, file.get(), 0, false);
         break;
       case GraphFormat::GraphML:
@@ -294,10 +329,13 @@ class RawGraphAssembler {
       if (raw_.ends[2 * i] == raw_.ends[2 * i + 1])
         fail(edge + " joins vertex #" + std::to_string(raw_.ends[2 * i]) +
              " to itself; expected no self-loops (a cable joins two different vertices)");
-      if (!raw_.gbps.empty() && !std::isnan(raw_.gbps[i]) && !(raw_.gbps[i] > 0 && std::isfinite(raw_.gbps[i])))
-        fail(edge + " has capacity_gbps " + number_text(raw_.gbps[i]) + "; expected a number > 0");
-      if (!raw_.ns.empty() && !std::isnan(raw_.ns[i]) && !(raw_.ns[i] >= 0 && std::isfinite(raw_.ns[i])))
-        fail(edge + " has latency_ns " + number_text(raw_.ns[i]) + "; expected a number >= 0");
+      // NaN is how igraph marks an edge without the attribute: it takes the default.
+      if (!raw_.gbps.empty() && !std::isnan(raw_.gbps[i]) && !capacity_fits(raw_.gbps[i]))
+        fail(edge + " has capacity_gbps " + number_text(raw_.gbps[i]) +
+             "; expected a finite number > 0 that a float holds (1.2e-38..3.4e38)");
+      if (!raw_.ns.empty() && !std::isnan(raw_.ns[i]) && !latency_fits(raw_.ns[i]))
+        fail(edge + " has latency_ns " + number_text(raw_.ns[i]) +
+             "; expected a finite number >= 0 that a float holds (at most 3.4e38)");
     }
   }
 

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/io.hpp"
 #include "core/params.hpp"
 #include "topologies/graph_file.hpp"
 
@@ -25,8 +26,7 @@ class InterflowGraphParser {
   explicit InterflowGraphParser(std::string file) : file_(std::move(file)) {}
 
   Network run(bool forward, const LinkDefaults& defaults) {
-    std::ifstream in(file_);
-    if (!in) throw InputError(file_ + ": cannot open the file; expected a readable interflow graph (.ifg) file");
+    std::ifstream in = open_input(file_, "graph file");
     std::string text;
     while (std::getline(in, text)) {
       ++line_;
@@ -103,10 +103,12 @@ class InterflowGraphParser {
       const std::string key = t.substr(0, eq);
       const auto value = eq == std::string::npos ? std::nullopt : parse_real(t.substr(eq + 1));
       if (key == "gbps" && gbps < 0) {
-        if (!value || *value <= 0) fail("expected gbps=<capacity in Gbit/s, a number > 0>, got '" + t + "'");
+        if (!value || !capacity_fits(*value))
+          fail("expected gbps=<capacity in Gbit/s, a finite number > 0 that a float holds>, got '" + t + "'");
         gbps = *value;
       } else if (key == "ns" && ns < 0) {
-        if (!value || *value < 0) fail("expected ns=<latency in ns, a number >= 0>, got '" + t + "'");
+        if (!value || !latency_fits(*value))
+          fail("expected ns=<latency in ns, a finite number >= 0 that a float holds>, got '" + t + "'");
         ns = *value;
       } else {
         fail(std::string(form) + " with each of gbps= and ns= at most once, got '" + t + "'");

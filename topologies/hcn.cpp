@@ -152,7 +152,8 @@ void register_hcn(TopologyRegistry& registry) {
        "backup port to [b, a..a] (a WK-recursive network on the switches; Stewart, CANDAR 2014). The n servers with "
        "all digits equal keep a free backup port (the paper's available servers). Sizes: n^(h+1) servers, n^h "
        "switches, n^(h+1) + (n^(h+1) - n)/2 cables; diameter 2^(h+1) - 1 server hops = 3 * 2^h - 1 links. " +
-           numbering});
+           numbering,
+       "hcn:n=4,h=2"});
   registry.add(
       {"bcn",
        "BCN(alpha,beta,h,gamma): alpha^gamma*beta + 1 copies of HCN(alpha,h) joined by follower servers (one copy "
@@ -188,7 +189,8 @@ void register_hcn(TopologyRegistry& registry) {
        "alpha^h * beta followers, g * alpha^h switches; g * alpha leaders keep a free backup port. For gamma > h "
        "the second dimension is not formed yet (g = 1): one HCN(alpha,h) whose followers keep their backup ports "
        "free, as INRFlow's hcnbcn builds it. " +
-           numbering});
+           numbering,
+       "bcn:alpha=3,beta=2,h=1,gamma=1"});
 }
 
 }  // namespace interflow::topo

@@ -106,7 +106,8 @@ void register_hyperx(TopologyRegistry& registry) {
                 "large-scale networks', SC 2009, section 3: an L-dimensional array of routers S_0 x .. x S_{L-1} in "
                 "which every dimension row is a complete graph with K cables per router pair (K is the paper's "
                 "trunking factor)." +
-                    numbering + " Routings: hxdor (default), hxminadaptive, or any generic one."});
+                    numbering + " Routings: hxdor (default), hxminadaptive, or any generic one.",
+                "hyperx:S=4x3,K=2,p=2"});
   registry.add({"flatbutterfly",
                 "flattened butterfly: the HyperX with one cable between routers of a row (K = 1)",
                 {dims_param("S", "4x4",
@@ -123,7 +124,8 @@ void register_hyperx(TopologyRegistry& registry) {
                 "one, giving k^(n-1) routers, each joined to every router that differs in one of the n-1 "
                 "coordinates, with k endpoints each: S = k x .. x k (n-1 entries), p = k. Built as the HyperX "
                 "with K = 1 (same numbering, same routings hxdor and hxminadaptive)." +
-                    numbering});
+                    numbering,
+                "flatbutterfly:S=4x4,p=2"});
 }
 
 }  // namespace interflow::topo

@@ -305,7 +305,8 @@ void register_jellyfish(TopologyRegistry& registry) {
        "the run seed. Refused: N*r odd (the degree sum must be even), r >= N, r = 1 with N > 2 (never "
        "connected), r >= k (no server port). Numbering: endpoint vertices 0..N*p-1 (vertex e is endpoint e), "
        "on switch e / p at port e % p; switch s is vertex N*p + s; a switch's out-links are its p server ports "
-       "then its r switch cables in ascending order of the neighbour switch. Default routing: bfs."});
+       "then its r switch cables in ascending order of the neighbour switch. Default routing: bfs.",
+       "jellyfish:N=24,k=6,r=4"});
 }
 
 }  // namespace interflow::topo

@@ -110,7 +110,8 @@ void register_megafly(TopologyRegistry& registry) {
        "then spines. Leaf ports: endpoints 0..p-1, then spine s at port p+s. Spine ports: leaf l at port l, "
        "then global port j at port leaves+j. Global arrangement (consecutive/absolute): spine s of group G owns "
        "group ports t = s*h + j; port t goes to the (t div m)-th other group in increasing order (G skipped) as "
-       "parallel copy t mod m, arriving on that group's port with the same copy number toward G."});
+       "parallel copy t mod m, arriving on that group's port with the same copy number toward G.",
+       "megafly:leaves=4,spines=4,p=2,h=2,g=5"});
 }
 
 }  // namespace interflow::topo

@@ -142,7 +142,8 @@ void register_recursive_dcns(TopologyRegistry& registry) {
                    "Sizes: t_k servers, t_k / n switches, t_k (1 + k/2) cables; server degree k+1, switch degree n. "
                    "Diameter at most 2^(k+1) - 1 server hops (the DCellRouting bound, Sec. 4), where a hop through a "
                    "mini-switch is 2 links and a level link is 1. The same network as gdcficonn:rule=alpha.") +
-           kNumbering});
+           kNumbering,
+       "dcell:n=3,k=2"});
   registry.add(
       {"ficonn",
        "FiConn(n,k): recursive server-centric network of dual-port servers on n-port switches",
@@ -160,7 +161,8 @@ void register_recursive_dcns(TopologyRegistry& registry) {
            "t_k + (t_k - b_k)/2; server degree 1 or 2, switch degree n. Diameter at most 2^(k+1) - 1 server hops, "
            "where a hop through a switch is 2 links and a level link is 1. The same network as "
            "gdcficonn:rule=ficonn.") +
-           kNumbering});
+           kNumbering,
+       "ficonn:n=4,k=2"});
   registry.add(
       {"gdcficonn",
        "Generalised DCell/FiConn (INRFlow's gdcficonn): recursive server-centric network with a chosen connection "
@@ -187,7 +189,8 @@ void register_recursive_dcns(TopologyRegistry& registry) {
            "load-balanced data center networks', INFOCOM Workshops 2010). rule=ficonn is FiConn (Li et al. 2009): "
            "dual-port servers, g_l = t_(l-1)/2^l + 1, port 1 carries the level link. Routings: the dimensional "
            "routing ('dcell' for the DCell rules, 'ficonn' for FiConn) and 'gdcproxy' (proxy routing).") +
-           kNumbering});
+           kNumbering,
+       "gdcficonn:n=3,k=2,rule=beta"});
 }
 
 }  // namespace interflow::topo

@@ -145,7 +145,8 @@ void register_slimfly(TopologyRegistry& registry) {
        "k' = 29, p = 15, 10830 endpoints). Numbering: endpoints 0..N-1, endpoint e on router e/p at port e mod "
        "p; router (0,x,y) is index xq+y, (1,m,c) is q^2+mq+c, vertex N + index. Router ports: endpoints "
        "0..p-1; p+i to the same-subgraph router with last coordinate + X[i] (X'[i]); p+|X|+j to (1, j, y-jx) "
-       "from (0,x,y), or to (0, j, mj+c) from (1,m,c)."});
+       "from (0,x,y), or to (0, j, mj+c) from (1,m,c).",
+       "slimfly:q=5,p=2"});
 }
 
 }  // namespace interflow::topo

@@ -103,9 +103,10 @@ void register_torus(TopologyRegistry& registry) {
   registry.add({"torus", "n-dimensional torus (k-ary n-cube with mixed radix), wrap-around links", params(), make(true),
                 "Routers are numbered in mixed radix, dimension 0 fastest. A ring of k >= 3 routers has k cables; "
                 "a dimension of radix 2 has one cable per pair (its two neighbours coincide); radix 1 adds no "
-                "cable. Endpoint e sits on router e (c = 0) or router e / c (c >= 1)."});
+                "cable. Endpoint e sits on router e (c = 0) or router e / c (c >= 1).",
+                "torus:dims=4x4x4"});
   registry.add({"mesh", "n-dimensional mesh: a torus without wrap-around links", params(), make(false),
-                "As torus, but a line of k routers has k-1 cables."});
+                "As torus, but a line of k routers has k-1 cables.", "mesh:dims=4x4,c=2"});
 }
 
 }  // namespace interflow::topo

@@ -131,7 +131,8 @@ void register_trees(TopologyRegistry& registry) {
                 },
                 "Petrini & Vanneschi, 'k-ary n-trees', IPPS 1997. Cables: k^n endpoint cables plus (n-1) k^n between "
                 "switches. " +
-                    labelling});
+                    labelling,
+                "fattree:k=4,n=3"});
   registry.add(
       {"thintree",
        "k:k'-ary n-tree: a fat tree oversubscribed k:k' at every level (INRFlow's thintree)",
@@ -146,7 +147,8 @@ void register_trees(TopologyRegistry& registry) {
        },
        "Level l (0 = leaves) has k^(n-1-l) k'^l switches, each with k down ports and, below the top, k' up "
        "ports; the upper levels carry k'/k of the fattree's bandwidth per level. " +
-           labelling});
+           labelling,
+       "thintree:k=4,kp=2,n=3"});
 }
 
 }  // namespace interflow::topo

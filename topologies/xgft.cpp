@@ -138,13 +138,15 @@ void register_xgft(TopologyRegistry& registry) {
       "Diameter 2h links when every m_l >= 2. Routings: xgftdmodk (default), xgftsmodk, xgftrandom.";
   registry.add({"xgft", "extended generalized fat tree XGFT(h; m_1..m_h; w_1..w_h) with optional parallel cables",
                 params(), make("xgft"),
-                "Öhring, Ibel, Das, Kumar, 'On generalized fat trees', IPPS 1995, section 2." + construction});
+                "Öhring, Ibel, Das, Kumar, 'On generalized fat trees', IPPS 1995, section 2." + construction,
+                "xgft:h=3,m=4x4x2,w=2x2x2"});
   registry.add({"gtree", "INRFlow's generalised tree: the XGFT with per-level down/up arities and cable multiplicities",
                 params(), make("gtree"),
                 "INRFlow's generalised tree (Navaridas et al. 2019, section 3.2), built as the extended generalized "
                 "fat tree of Öhring et al., IPPS 1995: the same family and parameters as `xgft` (h levels, down "
                 "arities m, up arities w, parallel cables c)." +
-                    construction});
+                    construction,
+                "gtree:h=3,m=4x4x4,w=1x2x2,c=1x2x1"});
 }
 
 }  // namespace interflow::topo

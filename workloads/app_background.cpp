@@ -111,7 +111,7 @@ class RotatingPermutation : public AppKernel {
 };
 
 std::vector<ParamSpec> injection_params() {
-  return {real_param("bytes", "1048576", "bytes per message", 1),
+  return {real_param("bytes", "1048576", "bytes per message", 1, kMaxBytes),
           real_param("rate", "0.1", "injection rate: fraction of the endpoint link's capacity", 1e-6, 1),
           int_param("messages", "100", "messages each task injects (unless duration is given)", 1, 1e12),
           real_param("duration", "0", "inject for this long instead (seconds; 0: use messages)", 0)};
@@ -134,7 +134,7 @@ void register_background_apps(AppRegistry& registry) {
        app_params([] {
          auto params = injection_params();
          params.push_back(
-             real_param("switch_bytes", "1048576", "bytes sent to one destination before moving to the next", 1));
+             real_param("switch_bytes", "1048576", "bytes sent to one destination before moving to the next", 1, kMaxBytes));
          return params;
        }()),
        [](const ParamSet& p) -> std::unique_ptr<AppKernel> { return std::make_unique<RotatingPermutation>(p); },

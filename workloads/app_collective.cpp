@@ -58,7 +58,7 @@ void register_collective_app(AppRegistry& registry) {
             choice_param("alg", "default",
                          {"default", "linear", "binomial", "recdoubling", "ring", "pairwise", "dissemination"},
                          "the algorithm (manual/collectives.md lists which apply to which operation)"),
-            real_param("bytes", "8", "message size as the operation defines it (manual/collectives.md)", 0),
+            real_param("bytes", "8", "message size as the operation defines it (manual/collectives.md)", 0, kMaxBytes),
             int_param("root", "0", "root rank of bcast, reduce, gather and scatter", 0, 4294967295.0),
             int_param("iters", "1", "repetitions", 1, 1e9),
             real_param("compute", "0", "computation per task before each repetition (seconds)", 0),

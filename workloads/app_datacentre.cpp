@@ -153,9 +153,9 @@ void register_datacentre_apps(AppRegistry& registry) {
   registry.add({"mapreduce",
                 "MapReduce: the master scatters input, workers map, shuffle to the reducers, reduce, and "
                 "gather results to the master",
-                app_params({real_param("input", "1e6", "bytes the master sends to each worker", 0),
-                            real_param("shuffle", "1e5", "bytes each worker sends to each reducer", 0),
-                            real_param("output", "1e5", "bytes each reducer returns to the master", 0),
+                app_params({real_param("input", "1e6", "bytes the master sends to each worker", 0, kMaxBytes),
+                            real_param("shuffle", "1e5", "bytes each worker sends to each reducer", 0, kMaxBytes),
+                            real_param("output", "1e5", "bytes each reducer returns to the master", 0, kMaxBytes),
                             int_param("reducers", "0", "reducers among the workers (0 = all)", 0, 4294967295.0),
                             choice_param("reducers_at", "even", {"even", "random"},
                                          "which workers reduce: evenly spaced in task order, or drawn at random"),
@@ -177,7 +177,7 @@ void register_datacentre_apps(AppRegistry& registry) {
        "unstructured graph analytics: supersteps of messages to random tasks, each superstep "
        "waiting for the previous one's messages",
        app_params({int_param("degree", "4", "messages each task sends per superstep", 1, 1e6),
-                   real_param("bytes", "4096", "bytes per message", 0), int_param("iters", "10", "supersteps", 1, 1e9),
+                   real_param("bytes", "4096", "bytes per message", 0, kMaxBytes), int_param("iters", "10", "supersteps", 1, 1e9),
                    real_param("compute", "0", "computation per task and superstep (seconds)", 0)}),
        [](const ParamSet& p) -> std::unique_ptr<AppKernel> { return std::make_unique<GraphAnalytics>(p); },
        "Causal random traffic in the style of bulk-synchronous graph processing: in every superstep "
@@ -190,10 +190,10 @@ void register_datacentre_apps(AppRegistry& registry) {
                 "exponential gaps",
                 app_params({int_param("flows", "10", "messages each task sends", 1, 1e9),
                             real_param("long_fraction", "0.2", "fraction of long messages", 0, 1),
-                            real_param("short_min", "1024", "smallest short message (bytes)", 0),
-                            real_param("short_max", "16384", "largest short message (bytes)", 0),
-                            real_param("long_min", "16384", "smallest long message (bytes)", 0),
-                            real_param("long_max", "1537024", "largest long message (bytes)", 0),
+                            real_param("short_min", "1024", "smallest short message (bytes)", 0, kMaxBytes),
+                            real_param("short_max", "16384", "largest short message (bytes)", 0, kMaxBytes),
+                            real_param("long_min", "16384", "smallest long message (bytes)", 0, kMaxBytes),
+                            real_param("long_max", "1537024", "largest long message (bytes)", 0, kMaxBytes),
                             real_param("gap", "1e-4", "mean gap between a task's sends (seconds, exponential)", 0)}),
                 [](const ParamSet& p) -> std::unique_ptr<AppKernel> { return std::make_unique<DcnTraffic>(p); },
                 "Each task sends `flows` messages to destinations drawn uniformly among the other tasks; a "

@@ -149,7 +149,7 @@ ParamSpec grid_dims_param() {
 
 std::vector<ParamSpec> allreduce_params(const char* count_default, const char* count_meaning) {
   return {int_param("allreduces", count_default, count_meaning, 0, 1e6),
-          real_param("allreduce_bytes", "8", "bytes of each allreduce", 0),
+          real_param("allreduce_bytes", "8", "bytes of each allreduce", 0, kMaxBytes),
           choice_param("alg", "default", {"default", "recdoubling", "ring", "binomial"},
                        "allreduce algorithm (manual/collectives.md)"),
           collective_class_param("the allreduce messages")};
@@ -167,8 +167,8 @@ void register_hpc_apps(AppRegistry& registry) {
                 "LAMMPS-like molecular dynamics (seed 001): staged 3-D ghost exchange with blocking sends, forces, "
                 "reverse exchange, small allreduces",
                 app_params(concat(
-                    {grid_dims_param(), real_param("bytes", "65536", "bytes of each forward (ghost-atom) message", 0),
-                     real_param("reverse_bytes", "32768", "bytes of each reverse (ghost-force) message", 0),
+                    {grid_dims_param(), real_param("bytes", "65536", "bytes of each forward (ghost-atom) message", 0, kMaxBytes),
+                     real_param("reverse_bytes", "32768", "bytes of each reverse (ghost-force) message", 0, kMaxBytes),
                      int_param("iters", "10", "timesteps", 1, 1e9),
                      real_param("compute", "0", "force computation per task and timestep (seconds)", 0),
                      int_param("allreduce_every", "1", "timesteps between the groups of allreduces", 1, 1e9)},
@@ -187,9 +187,9 @@ void register_hpc_apps(AppRegistry& registry) {
        "Nekbone-like conjugate gradient (seed 001): gather-scatter with 3-D neighbours and many 8-byte "
        "allreduces",
        app_params(concat(
-           {grid_dims_param(), real_param("bytes", "16384", "bytes of each face message of the gather-scatter", 0),
-            real_param("edge_bytes", "1024", "bytes of each edge message (26 neighbours)", 0),
-            real_param("corner_bytes", "64", "bytes of each corner message (26 neighbours)", 0),
+           {grid_dims_param(), real_param("bytes", "16384", "bytes of each face message of the gather-scatter", 0, kMaxBytes),
+            real_param("edge_bytes", "1024", "bytes of each edge message (26 neighbours)", 0, kMaxBytes),
+            real_param("corner_bytes", "64", "bytes of each corner message (26 neighbours)", 0, kMaxBytes),
             choice_param("neighbours", "26", {"6", "26"}, "faces only, or faces, edges and corners"),
             int_param("iters", "50", "CG iterations", 1, 1e9),
             real_param("compute", "0", "local operator per task and iteration (seconds)", 0)},
@@ -205,7 +205,7 @@ void register_hpc_apps(AppRegistry& registry) {
       {"nn3d",
        "3-D nearest neighbour (seed 001): iterations of non-blocking 64/128 KiB exchanges with the grid "
        "neighbours and a wait-all",
-       app_params({grid_dims_param(), real_param("bytes", "131072", "bytes to each neighbour per iteration", 0),
+       app_params({grid_dims_param(), real_param("bytes", "131072", "bytes to each neighbour per iteration", 0, kMaxBytes),
                    choice_param("neighbours", "6", {"6", "26"}, "face neighbours, or also edges and corners"),
                    int_param("iters", "10", "iterations", 1, 1e9),
                    real_param("compute", "0", "computation per task and iteration (seconds)", 0)}),

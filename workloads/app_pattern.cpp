@@ -54,7 +54,7 @@ void register_phased_pattern_app(AppRegistry& registry) {
        "messages of phase p are sent and received",
        app_params(
            {string_param("pattern", "uniform", "static pattern name (its default parameters; see `interflow list`)"),
-            real_param("bytes", "1e6", "bytes per flow", 0),
+            real_param("bytes", "1e6", "bytes per flow", 0, kMaxBytes),
             int_param("phase_size", "0", "flows per phase, in pattern order (0 = one phase)", 0, 1e12)}),
        [](const ParamSet& p) -> std::unique_ptr<AppKernel> { return std::make_unique<PhasedPattern>(p); },
        "The pattern is generated for an application-sized set of endpoints (task ids) from the "

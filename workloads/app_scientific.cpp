@@ -12,7 +12,7 @@ namespace {
 std::vector<ParamSpec> grid_params(const char* bytes_default, const char* meaning) {
   ParamSpec dims = dims_param("dims", "", "task grid, e.g. 16x16 (default: the most balanced factorisation of tasks)");
   dims.optional = true;
-  return {dims, real_param("bytes", bytes_default, meaning, 0), int_param("iters", "10", "iterations", 1, 1e9),
+  return {dims, real_param("bytes", bytes_default, meaning, 0, kMaxBytes), int_param("iters", "10", "iterations", 1, 1e9),
           real_param("compute", "0", "computation per task and iteration (seconds)", 0)};
 }
 
@@ -129,7 +129,7 @@ void register_scientific_apps(AppRegistry& registry) {
                       std::string(d == 3 ? " + Z" : "") + " - " + std::to_string(d - 1) + ") steps per sweep."});
   }
   registry.add({"nbody", "n-body ring pipeline: n-1 steps of passing a block to the right neighbour and computing",
-                app_params({real_param("bytes", "65536", "bytes of the block passed at each step", 0),
+                app_params({real_param("bytes", "65536", "bytes of the block passed at each step", 0, kMaxBytes),
                             int_param("iters", "1", "full rotations of the ring", 1, 1e9),
                             real_param("compute", "0", "computation per task and step (seconds)", 0)}),
                 [](const ParamSet& p) -> std::unique_ptr<AppKernel> { return std::make_unique<NBody>(p); },

@@ -59,7 +59,7 @@ std::vector<EndpointId> EndpointPool::take_random(std::uint32_t count, Rng& rng,
 
 std::vector<EndpointId> EndpointPool::take_mapped(std::uint32_t count, const std::string& path,
                                                   const std::string& who) {
-  TextLines in(path, "mapping file of " + who + " (expected one endpoint id per task)");
+  TextLines in(path, "mapping file of " + who);
   std::vector<EndpointId> out;
   out.reserve(count);
   while (in.next())

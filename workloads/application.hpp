@@ -38,6 +38,10 @@ class AppKernel {
 
 using AppRegistry = Registry<AppKernel>;
 
+// The largest message size a kernel parameter may give (bytes): 8 x this is still far from overflowing
+// a double, and the file readers take the same bound.
+inline constexpr double kMaxBytes = 1e18;
+
 // The kernel's own parameters followed by those every application takes: tasks, placement, class,
 // arrival.
 std::vector<ParamSpec> app_params(std::vector<ParamSpec> own);

@@ -55,15 +55,16 @@ std::string InrflowApp::spec() const {
 }
 
 std::vector<InrflowApp> read_inrflow_workload(const std::string& path, const AppRegistry& apps, double time_unit_s) {
-  TextLines in(path, "INRFlow workload file (expected lines '<arrival> <kernel>[_<params>] <ntasks> <allocation>')");
+  TextLines in(path, "INRFlow workload file");
   std::vector<InrflowApp> specs;
   while (in.next()) {
-    const double arrival = in.real(in.expect("an arrival time"), "arrival time") * time_unit_s;
+    const double arrival = in.time(in.expect("an arrival time"), time_unit_s, "arrival time") * time_unit_s;
     const std::string kernel(in.expect("a kernel"));
     const std::uint64_t tasks = in.whole(in.expect("the number of tasks"), "number of tasks");
     const std::string_view allocation = in.expect("an allocation (sequential or random)");
     in.expect_end("the allocation");
     if (tasks == 0) in.fail("an application needs at least 1 task");
+    if (tasks > 0xFFFFFFFFu) in.fail("number of tasks " + std::to_string(tasks) + " is beyond 4294967295");
     if (allocation != "sequential" && allocation != "random")
       in.fail("allocation '" + std::string(allocation) + "': only sequential and random are supported");
     std::string spec;
@@ -112,8 +113,7 @@ std::vector<InrflowApp> read_inrflow_workload(const std::string& path, const App
                 "an interflow counterpart (manual/traces.md)");
       }
     }
-    InrflowApp app{arrival, spec, static_cast<std::uint32_t>(std::min<std::uint64_t>(tasks, 0xFFFFFFFFu)),
-                   allocation == "random", in.line_number()};
+    InrflowApp app{arrival, spec, static_cast<std::uint32_t>(tasks), allocation == "random", in.line_number()};
     try {
       apps.validate(Spec::parse(app.spec(), "workload"));
     } catch (const InputError& e) {

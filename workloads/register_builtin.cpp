@@ -1,3 +1,4 @@
+#include "workloads/arrival.hpp"
 #include "workloads/pattern.hpp"
 
 namespace interflow::workloads {
@@ -12,6 +13,11 @@ void register_builtin(PatternRegistry& registry) {
   register_bisection(registry);
   register_all_to_all(registry);
   register_grid_patterns(registry);
+}
+
+void register_arrivals(ArrivalRegistry& registry) {
+  register_zero_arrival(registry);
+  register_poisson_arrival(registry);
 }
 
 }  // namespace interflow::workloads

@@ -2,8 +2,10 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 
 #include "core/error.hpp"
+#include "core/io.hpp"
 
 namespace interflow::workloads {
 
@@ -11,11 +13,15 @@ namespace {
 
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 
+std::string unit_text(double unit_s) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", unit_s);
+  return text;
+}
+
 }  // namespace
 
-TextLines::TextLines(const std::string& path, const std::string& what) : path_(path), in_(path) {
-  if (!in_) throw InputError(path + ": cannot read the " + what);
-}
+TextLines::TextLines(const std::string& path, const std::string& what) : path_(path), in_(open_input(path, what)) {}
 
 bool TextLines::next() {
   while (std::getline(in_, line_)) {
@@ -60,16 +66,32 @@ void TextLines::expect_end(const char* after) {
 std::uint64_t TextLines::whole(std::string_view t, const char* what) const {
   std::uint64_t v = 0;
   const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+  if (ec == std::errc::result_out_of_range)
+    fail(std::string(what) + " '" + std::string(t) + "' is too large (at most 18446744073709551615)");
   if (t.empty() || ec != std::errc() || end != t.data() + t.size())
     fail(std::string(what) + " '" + std::string(t) + "' is not a whole number >= 0");
   return v;
 }
 
 double TextLines::real(std::string_view t, const char* what) const {
+  // from_chars reads "nan" and "inf" as numbers and reports "1e999" as out of range: all refused.
   double v = 0;
   const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
-  if (t.empty() || ec != std::errc() || end != t.data() + t.size() || !std::isfinite(v) || v < 0)
+  if (t.empty() || ec != std::errc() || end != t.data() + t.size() || !std::isfinite(v) || !(v >= 0))
     fail(std::string(what) + " '" + std::string(t) + "' is not a finite number >= 0");
+  return v + 0.0;  // -0 becomes 0
+}
+
+double TextLines::bytes(std::string_view t, const char* what) const {
+  const double v = real(t, what);
+  if (v > kMaxFileBytes) fail(std::string(what) + " '" + std::string(t) + "' is beyond 1e18 bytes");
+  return v;
+}
+
+double TextLines::time(std::string_view t, double unit_s, const char* what) const {
+  const double v = real(t, what);
+  if (!(v * unit_s <= kMaxFileSeconds))
+    fail(std::string(what) + " '" + std::string(t) + "' is beyond 1e12 s (in units of " + unit_text(unit_s) + " s)");
   return v;
 }
 

@@ -17,7 +17,7 @@ namespace {
 // "<n>b" or "<n>": a size in bytes.
 double goal_bytes(TextLines& in, std::string_view t) {
   if (!t.empty() && (t.back() == 'b' || t.back() == 'B')) t.remove_suffix(1);
-  return in.real(t, "message size");
+  return in.bytes(t, "message size");
 }
 
 // The optional "tag <t>", "cpu <c>" and "nic <n>" of an operation; returns the tag (0 if none).
@@ -42,7 +42,7 @@ std::uint32_t goal_options(TextLines& in) {
 }  // namespace
 
 OpGraph read_goal(const std::string& path, const GoalOptions& options) {
-  TextLines in(path, "GOAL schedule (expected 'num_ranks <n>' then 'rank <r> { ... }' blocks)");
+  TextLines in(path, "GOAL schedule");
   if (!in.next()) in.fail("empty file: expected 'num_ranks <n>'");
   if (in.token() != "num_ranks") in.fail("expected 'num_ranks <n>' as the first line");
   const std::uint64_t ranks = in.whole(in.expect("the number of ranks"), "number of ranks");
@@ -111,7 +111,7 @@ OpGraph read_goal(const std::string& path, const GoalOptions& options) {
         op = kind == "send" ? b.send(rank, static_cast<std::uint32_t>(peer), bytes, tag)
                             : b.recv(rank, static_cast<std::uint32_t>(peer), bytes, tag);
       } else if (kind == "calc") {
-        const double units = in.real(in.expect("a time"), "calc time");
+        const double units = in.time(in.expect("a time"), options.calc_unit_s, "calc time");
         goal_options(in);
         op = b.calc(rank, units * options.calc_unit_s, kCalcScaled | kCalcUsesCpu);
       } else {

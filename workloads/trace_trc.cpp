@@ -10,18 +10,15 @@ namespace interflow::workloads {
 
 namespace {
 
-constexpr const char* kWhat =
-    "INRFlow trace (expected lines 's <sender> <receiver> <tag> <bytes>', 'r ...', 'c <rank> <time>')";
-
 // Reads every line, calling add(kind, rank, peer, tag, bytes_or_time) with the event's own rank first.
 template <typename Add>
 void read_events(const std::string& path, const TrcOptions& options, Add&& add) {
-  TextLines in(path, kWhat);
+  TextLines in(path, "INRFlow trace");
   while (in.next()) {
     const std::string_view kind = in.token();
     if (kind == "c") {
       const std::uint64_t rank = in.whole(in.expect("a rank"), "rank");
-      const double time = in.real(in.expect("a computation time"), "computation time");
+      const double time = in.time(in.expect("a computation time"), options.compute_unit_s, "computation time");
       in.expect_end("the computation time");
       add(in, 'c', rank, std::uint64_t{0}, std::uint64_t{0}, time * options.compute_unit_s);
       continue;
@@ -32,7 +29,7 @@ void read_events(const std::string& path, const TrcOptions& options, Add&& add) 
     if (options.swapped) std::swap(a, b);  // now a = sender, b = receiver
     const std::uint64_t tag = in.whole(in.expect("a tag"), "tag");
     if (tag >= (1u << 30)) in.fail("tag " + std::to_string(tag) + " is 2^30 or more");
-    const double bytes = in.real(in.expect("a size in bytes"), "size");
+    const double bytes = in.bytes(in.expect("a size in bytes"), "size");
     in.expect_end("the size");
     if (kind == "s")
       add(in, 's', a, b, tag, bytes);

@@ -33,7 +33,7 @@ struct OpenCollective {
 }  // namespace
 
 OpGraph read_vef(const std::string& path, const VefOptions& options) {
-  TextLines in(path, "VEF trace (expected a 'VEF <nranks> <num_msgs> <num_comms> ...' header)");
+  TextLines in(path, "VEF trace");
   if (!in.next() || in.token() != "VEF")
     in.fail("expected the header 'VEF <nranks> <num_msgs> <num_comms> <num_global_colls> <num_local_colls> <flag>'");
   const std::uint64_t ranks = in.whole(in.expect("nranks"), "nranks");
@@ -136,9 +136,9 @@ OpGraph read_vef(const std::string& path, const VefOptions& options) {
       const std::uint64_t dst = in.whole(in.expect("the destination rank"), "destination rank");
       if (src >= ranks || dst >= ranks)
         in.fail("rank " + std::to_string(std::max(src, dst)) + " is beyond nranks " + std::to_string(ranks));
-      const double bytes = in.real(in.expect("the size in bytes"), "size");
+      const double bytes = in.bytes(in.expect("the size in bytes"), "size");
       const std::string_view type = in.expect("dep_type");
-      const double time = in.real(in.expect("time_ns"), "time_ns");
+      const double time = in.time(in.expect("time_ns"), options.time_unit_s, "time_ns");
       const std::string_view dep_id = in.expect("dep_id");
       in.expect_end("dep_id");
       const auto s = static_cast<std::uint32_t>(src), d = static_cast<std::uint32_t>(dst);
@@ -164,10 +164,10 @@ OpGraph read_vef(const std::string& path, const VefOptions& options) {
       in.fail("collective operation code " + std::to_string(op_code) + " has no configured meaning (codes 0.." +
               std::to_string(options.codes.operations.size() - 1) + ")");
     const std::uint64_t rank = in.whole(in.expect("the rank"), "rank");
-    const double send_bytes = in.real(in.expect("send_bytes"), "send_bytes");
-    const double recv_bytes = in.real(in.expect("recv_bytes"), "recv_bytes");
+    const double send_bytes = in.bytes(in.expect("send_bytes"), "send_bytes");
+    const double recv_bytes = in.bytes(in.expect("recv_bytes"), "recv_bytes");
     const std::string_view type = in.expect("dep_type");
-    const double time = in.real(in.expect("time_ns"), "time_ns");
+    const double time = in.time(in.expect("time_ns"), options.time_unit_s, "time_ns");
     const std::string_view dep_id = in.expect("dep_id");
     in.expect_end("dep_id");
     if (++local_lines > num_local)

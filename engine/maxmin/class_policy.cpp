@@ -2,8 +2,6 @@
 
 #include <algorithm>
 
-#include "core/error.hpp"
-
 namespace interflow::maxmin {
 
 bool ClassPolicy::plain() const {
@@ -21,47 +19,37 @@ const ClassRule& ClassPolicy::rule(std::uint32_t service_class) const {
   return classes[service_class];
 }
 
-ClassPolicy make_class_policy(const std::string& name, const std::vector<double>& values,
-                              const std::vector<std::uint32_t>& priorities, std::uint32_t classes) {
-  ClassPolicy p;
-  p.name = name;
-  const auto fail = [&](const std::string& what) { return InputError("class policy '" + name + "': " + what); };
-  const std::size_t count = std::max<std::size_t>({classes, values.size(), priorities.size(), 1});
-  if (name == "np") {
-    if (!values.empty() || !priorities.empty()) throw fail("takes no shares, caps or priorities");
-    return p;
-  }
-  if (name == "fp") {
-    if (!values.empty()) throw fail("takes no shares or caps (only --class-priority)");
-    if (!priorities.empty() && priorities.size() < count)
-      throw fail("needs a priority for each of the " + std::to_string(count) + " classes");
-    for (std::size_t c = 0; c < count; ++c)
-      p.classes.push_back({priorities.empty() ? static_cast<std::uint32_t>(c) : priorities[c], 1.0});
-    return p;
-  }
-  if (name != "ba" && name != "qos") throw fail("unknown policy; expected np, fp, ba or qos");
-  const char* what = name == "ba" ? "share" : "cap";
-  if (values.size() < count)
-    throw fail("needs a " + std::string(what) + " for each of the " + std::to_string(count) + " classes, got " +
-               std::to_string(values.size()));
-  double sum = 0;
-  for (std::size_t c = 0; c < values.size(); ++c) {
-    if (!(values[c] > 0 && values[c] <= 1))
-      throw fail(std::string(what) + " of class " + std::to_string(c) + " is " + std::to_string(values[c]) +
-                 "; expected a fraction in (0, 1]");
-    sum += values[c];
-  }
-  if (name == "ba") {
-    if (!priorities.empty()) throw fail("takes no priorities (all classes are served at one level)");
-    if (sum > 1 + 1e-9) throw fail("the shares add up to " + std::to_string(sum) + "; expected at most 1");
-    for (double share : values) p.classes.push_back({0, share});
-    return p;
-  }
-  if (priorities.size() != values.size())
-    throw fail("needs as many priorities as caps (" + std::to_string(values.size()) + "), got " +
-               std::to_string(priorities.size()));
-  for (std::size_t c = 0; c < values.size(); ++c) p.classes.push_back({priorities[c], values[c]});
-  return p;
+void register_class_policies(ClassPolicyRegistry& registry) {
+  register_np_policy(registry);
+  register_fp_policy(registry);
+  register_ba_policy(registry);
+  register_qos_policy(registry);
+}
+
+ClassPolicy make_class_policy(const ClassPolicyRegistry& registry, const std::string& name,
+                              const ClassPolicyInput& input) {
+  ClassPolicy policy = *registry.create(Spec::parse(name, "--policy"), input);
+  policy.name = name;
+  return policy;
+}
+
+InputError policy_error(const std::string& name, const std::string& what) {
+  return InputError("class policy '" + name + "': " + what);
+}
+
+std::size_t rule_count(const ClassPolicyInput& input) {
+  return std::max<std::size_t>({input.classes, input.values.size(), input.priorities.size(), 1});
+}
+
+void check_fractions(const std::string& name, const char* what, const ClassPolicyInput& input) {
+  const std::size_t count = rule_count(input);
+  if (input.values.size() < count)
+    throw policy_error(name, "needs a " + std::string(what) + " for each of the " + std::to_string(count) +
+                                 " classes, got " + std::to_string(input.values.size()));
+  for (std::size_t c = 0; c < input.values.size(); ++c)
+    if (!(input.values[c] > 0 && input.values[c] <= 1))
+      throw policy_error(name, std::string(what) + " of class " + std::to_string(c) + " is " +
+                                   std::to_string(input.values[c]) + "; expected a fraction in (0, 1]");
 }
 
 }  // namespace interflow::maxmin

@@ -19,6 +19,9 @@
 #include <string>
 #include <vector>
 
+#include "core/error.hpp"
+#include "core/registry.hpp"
+
 namespace interflow::maxmin {
 
 struct ClassRule {
@@ -35,10 +38,34 @@ struct ClassPolicy {
   const ClassRule& rule(std::uint32_t service_class) const;
 };
 
-// Builds a policy by name: "np", "fp", "ba" or "qos". `values` are the shares (ba) or caps (qos);
-// `priorities` the levels (qos; fp: defaults to the class number). `classes` is the number of classes
-// the workload uses (rules are made for at least that many). Throws InputError naming the problem.
-ClassPolicy make_class_policy(const std::string& name, const std::vector<double>& values,
-                              const std::vector<std::uint32_t>& priorities, std::uint32_t classes);
+// What a policy is built from: the per-class values of --class-share (ba) or --class-cap (qos), the
+// levels of --class-priority, and the number of classes the workload uses (rules are made for at least
+// that many).
+struct ClassPolicyInput {
+  std::vector<double> values;
+  std::vector<std::uint32_t> priorities;
+  std::uint32_t classes = 1;
+};
+
+// Class policies are plugins (one file each: policy_np.cpp, policy_fp.cpp, policy_ba.cpp,
+// policy_qos.cpp): the factory checks the input and returns the rules, throwing InputError naming
+// the policy and the problem.
+using ClassPolicyRegistry = Registry<ClassPolicy, const ClassPolicyInput&>;
+void register_class_policies(ClassPolicyRegistry& registry);
+void register_np_policy(ClassPolicyRegistry& registry);
+void register_fp_policy(ClassPolicyRegistry& registry);
+void register_ba_policy(ClassPolicyRegistry& registry);
+void register_qos_policy(ClassPolicyRegistry& registry);
+
+// The policy `name` of the registry, built from `input` (InputError for an unknown name: the list of
+// valid ones).
+ClassPolicy make_class_policy(const ClassPolicyRegistry& registry, const std::string& name,
+                              const ClassPolicyInput& input);
+
+// Shared by the factories: an InputError "class policy '<name>': <what>", the number of classes to
+// make rules for, and the check that every value is a fraction in (0, 1].
+InputError policy_error(const std::string& name, const std::string& what);
+std::size_t rule_count(const ClassPolicyInput& input);
+void check_fractions(const std::string& name, const char* what, const ClassPolicyInput& input);
 
 }  // namespace interflow::maxmin

@@ -20,6 +20,8 @@ std::string error_of(const auto& f) {
     f();
   } catch (const InputError& e) {
     return e.what();
+  } catch (const OutputError& e) {
+    return e.what();
   }
   return "";
 }

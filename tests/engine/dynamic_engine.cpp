@@ -17,7 +17,6 @@
 using namespace interflow;
 using namespace interflow::flow;
 using maxmin::ClassPolicy;
-using maxmin::make_class_policy;
 
 namespace {
 
@@ -107,16 +106,16 @@ TEST_CASE("dynamic: the class policies NP BA and FP reproduce INRFlow Fig. 1") {
   w.add(1, 3, kMB, 0);
   w.service_class = {0, 0, 0, 1};
   const double unit = 8e6 / 10e9;  // S / C
-  const TransportResult np = run(*t, "bfs", w, true, make_class_policy("np", {}, {}, 2));
+  const TransportResult np = run(*t, "bfs", w, true, test::class_policy("np", {}, {}, 2));
   for (FlowId f = 0; f < 4; ++f) CHECK(np.transfer_end_s[f] == doctest::Approx(4 * unit).epsilon(1e-9));
-  const TransportResult ba = run(*t, "bfs", w, true, make_class_policy("ba", {0.5, 0.5}, {}, 2));
+  const TransportResult ba = run(*t, "bfs", w, true, test::class_policy("ba", {0.5, 0.5}, {}, 2));
   CHECK(ba.transfer_end_s[3] == doctest::Approx(2 * unit).epsilon(1e-9));
   for (FlowId f = 0; f < 3; ++f) CHECK(ba.transfer_end_s[f] == doctest::Approx(4 * unit).epsilon(1e-9));
-  const TransportResult fp = run(*t, "bfs", w, true, make_class_policy("fp", {}, {}, 2));
+  const TransportResult fp = run(*t, "bfs", w, true, test::class_policy("fp", {}, {}, 2));
   for (FlowId f = 0; f < 3; ++f) CHECK(fp.transfer_end_s[f] == doctest::Approx(3 * unit).epsilon(1e-9));
   CHECK(fp.transfer_end_s[3] == doctest::Approx(4 * unit).epsilon(1e-9));
   // Priorities can be given in any order: the I/O class first.
-  const TransportResult io_first = run(*t, "bfs", w, true, make_class_policy("fp", {}, {1, 0}, 2));
+  const TransportResult io_first = run(*t, "bfs", w, true, test::class_policy("fp", {}, {1, 0}, 2));
   CHECK(io_first.transfer_end_s[3] == doctest::Approx(unit).epsilon(1e-9));
   for (FlowId f = 0; f < 3; ++f) CHECK(io_first.transfer_end_s[f] == doctest::Approx(4 * unit).epsilon(1e-9));
 }
@@ -134,26 +133,26 @@ TEST_CASE("dynamic: a capped priority class keeps its cap while others want the 
   w.add(0, 3, kMB, 0);
   w.service_class = {0, 0, 1};
   const double unit = 8e6 / 10e9;
-  const TransportResult q = run(*t, "bfs", w, true, make_class_policy("qos", {0.25, 1.0}, {0, 1}, 2));
+  const TransportResult q = run(*t, "bfs", w, true, test::class_policy("qos", {0.25, 1.0}, {0, 1}, 2));
   CHECK(q.transfer_end_s[2] == doctest::Approx(4 * unit / 3).epsilon(1e-9));
   CHECK(q.transfer_end_s[0] == doctest::Approx(3 * unit).epsilon(1e-9));
   CHECK(q.transfer_end_s[1] == doctest::Approx(3 * unit).epsilon(1e-9));
-  const TransportResult fp = run(*t, "bfs", w, true, make_class_policy("fp", {}, {}, 2));
+  const TransportResult fp = run(*t, "bfs", w, true, test::class_policy("fp", {}, {}, 2));
   CHECK(fp.transfer_end_s[0] == doctest::Approx(2 * unit).epsilon(1e-9));
   // A flow of a class the policy does not define is refused.
   w.service_class = {0, 0, 2};
-  CHECK_THROWS_AS(run(*t, "bfs", w, true, make_class_policy("fp", {}, {}, 2)), InputError);
+  CHECK_THROWS_AS(run(*t, "bfs", w, true, test::class_policy("fp", {}, {}, 2)), InputError);
 }
 
 TEST_CASE("dynamic: class policy specifications are checked") {
-  CHECK_THROWS_AS(make_class_policy("ba", {0.6, 0.6}, {}, 2), InputError);
-  CHECK_THROWS_AS(make_class_policy("ba", {0.5}, {}, 2), InputError);
-  CHECK_THROWS_AS(make_class_policy("qos", {0.5, 1.0}, {0}, 2), InputError);
-  CHECK_THROWS_AS(make_class_policy("qos", {0.0, 1.0}, {0, 1}, 2), InputError);
-  CHECK_THROWS_AS(make_class_policy("np", {0.5}, {}, 1), InputError);
-  CHECK_THROWS_AS(make_class_policy("wfq", {}, {}, 1), InputError);
-  CHECK(make_class_policy("fp", {}, {}, 3).classes.size() == 3);
-  CHECK(make_class_policy("np", {}, {}, 3).plain());
+  CHECK_THROWS_AS(test::class_policy("ba", {0.6, 0.6}, {}, 2), InputError);
+  CHECK_THROWS_AS(test::class_policy("ba", {0.5}, {}, 2), InputError);
+  CHECK_THROWS_AS(test::class_policy("qos", {0.5, 1.0}, {0}, 2), InputError);
+  CHECK_THROWS_AS(test::class_policy("qos", {0.0, 1.0}, {0, 1}, 2), InputError);
+  CHECK_THROWS_AS(test::class_policy("np", {0.5}, {}, 1), InputError);
+  CHECK_THROWS_AS(test::class_policy("wfq", {}, {}, 1), InputError);
+  CHECK(test::class_policy("fp", {}, {}, 3).classes.size() == 3);
+  CHECK(test::class_policy("np", {}, {}, 3).plain());
 }
 
 TEST_CASE("dynamic: a flow waits for the delivery of the flows listed after it") {
@@ -270,8 +269,8 @@ TEST_CASE("dynamic: under every class policy incremental re-solves equal the pol
     w.add(s, d, (0.1 + rng.uniform()) * kMB, rng.uniform() * 1e-3);
     w.service_class.push_back(static_cast<std::uint32_t>(rng.below(3)));
   }
-  for (const ClassPolicy& policy : {make_class_policy("fp", {}, {}, 3), make_class_policy("ba", {0.5, 0.3, 0.2}, {}, 3),
-                                    make_class_policy("qos", {0.3, 1.0, 0.5}, {0, 1, 1}, 3)}) {
+  for (const ClassPolicy& policy : {test::class_policy("fp", {}, {}, 3), test::class_policy("ba", {0.5, 0.3, 0.2}, {}, 3),
+                                    test::class_policy("qos", {0.3, 1.0, 0.5}, {0, 1, 1}, 3)}) {
     CAPTURE(policy.name);
     auto r = test::build_routing("ecmp", *t);
     flow::FlowTransportOptions o;

@@ -11,6 +11,7 @@
 #include "engine/maxmin/classed_maxmin.hpp"
 #include "engine/maxmin/maxmin.hpp"
 #include "core/random.hpp"
+#include "tests/support/run_support.hpp"
 
 using namespace interflow;
 using namespace interflow::maxmin;
@@ -112,13 +113,13 @@ TEST_CASE(
 
 TEST_CASE("classed max-min: every update equals the policy solved from scratch level by level") {
   const ClassPolicy policies[] = {
-      make_class_policy("np", {}, {}, 3),
-      make_class_policy("fp", {}, {}, 3),
-      make_class_policy("fp", {}, {1, 0, 1}, 3),
-      make_class_policy("ba", {0.5, 0.3, 0.2}, {}, 3),
-      make_class_policy("ba", {0.25, 0.25, 0.25}, {}, 3),
-      make_class_policy("qos", {0.3, 1.0, 0.6}, {0, 1, 1}, 3),
-      make_class_policy("qos", {0.1, 0.9, 0.5}, {0, 1, 2}, 3),
+      test::class_policy("np", {}, {}, 3),
+      test::class_policy("fp", {}, {}, 3),
+      test::class_policy("fp", {}, {1, 0, 1}, 3),
+      test::class_policy("ba", {0.5, 0.3, 0.2}, {}, 3),
+      test::class_policy("ba", {0.25, 0.25, 0.25}, {}, 3),
+      test::class_policy("qos", {0.3, 1.0, 0.6}, {0, 1, 1}, 3),
+      test::class_policy("qos", {0.1, 0.9, 0.5}, {0, 1, 2}, 3),
   };
   for (std::uint64_t seed = 1; seed <= 400; ++seed) {
     const ClassPolicy& policy = policies[seed % std::size(policies)];

@@ -16,6 +16,7 @@
 
 using namespace interflow;
 using namespace interflow::flow;
+using namespace interflow::flow;
 
 namespace {
 
@@ -28,9 +29,9 @@ const cli::Plugins& plugins() {
 
 cli::StaticConfig config(const std::string& topology, const std::string& pattern, const std::string& routing = "") {
   cli::StaticConfig c;
-  c.topology = topology;
+  c.network.topology = topology;
   c.pattern = pattern;
-  c.routing = routing;
+  c.network.routing = routing;
   c.threads = 1;
   return c;
 }
@@ -119,11 +120,11 @@ void check_identical(const cli::StaticRun& a, const cli::StaticRun& b) {
   CHECK(x.utilisation.max == y.utilisation.max);
   CHECK(x.solver_steps == y.solver_steps);
   CHECK(x.inrflow_bottleneck_throughput == y.inrflow_bottleneck_throughput);
-  CHECK(a.failures.failed_links == b.failures.failed_links);
+  CHECK(a.setup.failures.failed_links == b.setup.failures.failed_links);
 }
 
 double fact(const cli::StaticRun& r, const std::string& key) {
-  const auto value = test::find_fact(*r.topology, key);
+  const auto value = test::find_fact(*r.setup.topology, key);
   REQUIRE_MESSAGE(value.has_value(), "topology has no fact " << key);
   return *value;
 }
@@ -164,7 +165,7 @@ TEST_CASE("static engine: mesh all-to-all mean path length is the line-distance 
 TEST_CASE("static engine: fat tree with dmodk routes every shift permutation at full rate") {
   for (const std::string tree : {"fattree:k=2,n=3", "fattree:k=4,n=2", "fattree:k=3,n=3"}) {
     const cli::StaticRun probe = run(tree, "shift");
-    const std::uint32_t n = probe.topology->network().num_endpoints();
+    const std::uint32_t n = probe.setup.topology->network().num_endpoints();
     for (std::uint32_t s = 1; s < n; s += (n > 10 ? 5 : 1)) {
       INFO(tree << " shift " << s);
       const cli::StaticRun r = run(tree, "shift:s=" + std::to_string(s), "dmodk");
@@ -217,12 +218,12 @@ TEST_CASE("static engine: bisection traffic never exceeds the capacity of the cu
       for (const std::string mode : {"pairs", "all"}) {
         INFO(c.topology << " halves=" << halves << " mode=" << mode);
         cli::StaticConfig cfg = config(c.topology, "bisection:halves=" + halves + ",mode=" + mode, c.routing);
-        cfg.seed = 11;
+        cfg.network.seed = 11;
         const cli::StaticRun r = run(cfg);
-        const Network& net = r.topology->network();
+        const Network& net = r.setup.topology->network();
         const std::uint32_t n = net.num_endpoints();
         const auto half = workloads::bisection_halves(
-            n, halves == "split" ? workloads::BisectionHalves::Split : workloads::BisectionHalves::Random, cfg.seed);
+            n, halves == "split" ? workloads::BisectionHalves::Split : workloads::BisectionHalves::Random, cfg.network.seed);
         // The pattern's flows all cross between the halves as bisection_halves() says.
         double sent[2] = {0, 0};
         for (FlowId f = 0; f < r.flows.size(); ++f) {
@@ -275,7 +276,7 @@ TEST_CASE(
       INFO(topology << " " << pattern);
       const cli::StaticRun r = run(topology, pattern);
       const StaticMetrics& m = r.result.metrics;
-      const double n = r.topology->network().num_endpoints();
+      const double n = r.setup.topology->network().num_endpoints();
       CHECK(m.injection_capacity_gbps == doctest::Approx(n * kGbps));
       CHECK(m.aggregate_nonrestricted_gbps > 0);
       CHECK(m.aggregate_nonrestricted_gbps <= m.injection_capacity_gbps * (1 + 1e-9));
@@ -307,8 +308,8 @@ TEST_CASE("static engine: results do not depend on the thread count and follow t
   for (const auto& c : cases) {
     INFO(c.topology << " " << c.routing);
     cli::StaticConfig cfg = config(c.topology, c.pattern, c.routing);
-    cfg.seed = 5;
-    cfg.failures = "3";
+    cfg.network.seed = 5;
+    cfg.network.failures = "3";
     const cli::StaticRun one = run(cfg);
     cfg.threads = 2;
     const cli::StaticRun two = run(cfg);
@@ -318,11 +319,11 @@ TEST_CASE("static engine: results do not depend on the thread count and follow t
     REQUIRE(one.flows.size() > 4096);
     check_identical(one, two);
     check_identical(two, again);
-    cfg.seed = 6;
+    cfg.network.seed = 6;
     const cli::StaticRun other = run(cfg);
     CHECK(other.flows.dst != one.flows.dst);
     CHECK(other.result.flow_rate_gbps != one.result.flow_rate_gbps);
-    CHECK(other.failures.failed_links != one.failures.failed_links);
+    CHECK(other.setup.failures.failed_links != one.setup.failures.failed_links);
   }
 }
 
@@ -336,58 +337,58 @@ TEST_CASE("static engine: the number of failed cables follows --failures") {
                         Case{"100%", 192}}) {
     INFO("--failures " << c.failures);
     cli::StaticConfig cfg = config("torus:dims=4x4x4", "shift");
-    cfg.failures = c.failures;
+    cfg.network.failures = c.failures;
     const cli::StaticRun r = run(cfg);
     const StaticMetrics& m = r.result.metrics;
-    CHECK(r.failures.failed_links.size() == c.want);
+    CHECK(r.setup.failures.failed_links.size() == c.want);
     CHECK(m.links_down == 2 * c.want);
     CHECK(m.links_up == 384 - 2 * c.want);
     check_counts_add_up(m);
-    if (c.want > 0) CHECK(r.failures.cables_in_scope == 192);
+    if (c.want > 0) CHECK(r.setup.failures.cables_in_scope == 192);
     if (c.want == 0) CHECK(m.flows_unroutable == 0);
     if (c.want == 192) CHECK(m.flows_routed == 0);
   }
   SUBCASE("scope: network excludes endpoint cables, all includes them") {
     // fattree k=4, n=2: 16 endpoint cables and 16 switch-to-switch cables.
     cli::StaticConfig cfg = config("fattree:k=4,n=2", "shift");
-    cfg.failures = "50%";
+    cfg.network.failures = "50%";
     const cli::StaticRun net_scope = run(cfg);
-    CHECK(net_scope.failures.cables_in_scope == 16);
-    CHECK(net_scope.failures.failed_links.size() == 8);
-    const Network& net = net_scope.topology->network();
-    for (LinkId l : net_scope.failures.failed_links) {
+    CHECK(net_scope.setup.failures.cables_in_scope == 16);
+    CHECK(net_scope.setup.failures.failed_links.size() == 8);
+    const Network& net = net_scope.setup.topology->network();
+    for (LinkId l : net_scope.setup.failures.failed_links) {
       CHECK(net.kind(net.target(l)) == VertexKind::Switch);
       CHECK(net.kind(net.source(l)) == VertexKind::Switch);
     }
-    cfg.failure_scope = "all";
+    cfg.network.failure_scope = "all";
     const cli::StaticRun all_scope = run(cfg);
-    CHECK(all_scope.failures.cables_in_scope == 32);
-    CHECK(all_scope.failures.failed_links.size() == 16);
+    CHECK(all_scope.setup.failures.cables_in_scope == 32);
+    CHECK(all_scope.setup.failures.failed_links.size() == 16);
   }
   SUBCASE("more failures than cables, or a bad value, is an input error") {
     cli::StaticConfig cfg = config("torus:dims=4x4", "shift");
-    cfg.failures = "33";  // 32 cables
+    cfg.network.failures = "33";  // 32 cables
     CHECK_THROWS_AS(run(cfg), InputError);
-    cfg.failures = "32";
+    cfg.network.failures = "32";
     CHECK(run(cfg).result.metrics.flows_routed == 0);
     for (const std::string bad : {"150%", "abc", "-3", "1.5"}) {
-      cfg.failures = bad;
+      cfg.network.failures = bad;
       CHECK_THROWS_AS(run(cfg), InputError);
     }
-    cfg.failures = "1";
-    cfg.failure_scope = "switches";
+    cfg.network.failures = "1";
+    cfg.network.failure_scope = "switches";
     CHECK_THROWS_AS(run(cfg), InputError);
   }
 }
 
 TEST_CASE("static engine: DOR drops exactly the flows whose path crosses a failed cable") {
   cli::StaticConfig cfg = config("torus:dims=4x4x2,c=1", "alltoall", "dor");
-  cfg.failure_scope = "all";
+  cfg.network.failure_scope = "all";
   const cli::StaticRun healthy = run(cfg);
-  cfg.failures = "10%";
+  cfg.network.failures = "10%";
   const cli::StaticRun failed = run(cfg);
-  REQUIRE(!failed.failures.failed_links.empty());
-  const Network& net = failed.topology->network();
+  REQUIRE(!failed.setup.failures.failed_links.empty());
+  const Network& net = failed.setup.topology->network();
   const PathTable& paths = healthy.result.paths;
   std::uint64_t crossing = 0;
   for (FlowId f = 0; f < healthy.flows.size(); ++f) {
@@ -407,10 +408,10 @@ TEST_CASE("static engine: DOR drops exactly the flows whose path crosses a faile
 TEST_CASE("static engine: BFS on a failed torus routes every flow that is still connected on a shortest path") {
   SUBCASE("ring of 8 with two failed cables: the two arcs cannot reach each other") {
     cli::StaticConfig cfg = config("torus:dims=8", "alltoall", "bfs");
-    cfg.failures = "2";
+    cfg.network.failures = "2";
     const cli::StaticRun r = run(cfg);
-    const Network& net = r.topology->network();
-    REQUIRE(r.failures.failed_links.size() == 2);
+    const Network& net = r.setup.topology->network();
+    REQUIRE(r.setup.failures.failed_links.size() == 2);
     // The arcs have a and 8 - a routers; 2 a (8 - a) ordered pairs are split.
     const auto dist = bfs_distances(net, 0);
     const auto a =
@@ -425,10 +426,10 @@ TEST_CASE("static engine: BFS on a failed torus routes every flow that is still 
   SUBCASE("4x4 torus, 40% of the cables failed") {
     for (std::uint64_t seed = 1; seed <= 3; ++seed) {
       cli::StaticConfig cfg = config("torus:dims=4x4", "alltoall", "bfs");
-      cfg.failures = "40%";
-      cfg.seed = seed;
+      cfg.network.failures = "40%";
+      cfg.network.seed = seed;
       const cli::StaticRun r = run(cfg);
-      const Network& net = r.topology->network();
+      const Network& net = r.setup.topology->network();
       std::uint64_t disconnected = 0;
       for (FlowId f = 0; f < r.flows.size(); ++f) {
         const auto dist = bfs_distances(net, net.endpoint_vertex(r.flows.src[f]));

@@ -12,6 +12,7 @@
 #include "scheduler/network_aware.hpp"
 #include "tests/support/app_support.hpp"
 #include "tests/support/run_support.hpp"
+#include "tests/support/scheduler_support.hpp"
 
 using namespace interflow;
 using namespace interflow::scheduler;
@@ -21,7 +22,7 @@ namespace {
 NodeAllocator allocator(std::uint32_t nodes, const std::string& spec, std::uint64_t seed,
                         const Topology* topology = nullptr) {
   const AllocationContext ctx = topology ? allocation_context_of(*topology) : AllocationContext{};
-  return NodeAllocator(nodes, builtin_allocations().create(Spec::parse(spec, "test"), ctx), seed, ctx.network);
+  return NodeAllocator(nodes, test::allocation(spec, ctx), seed, ctx.network);
 }
 
 }  // namespace
@@ -122,7 +123,7 @@ TEST_CASE("task mapping: consecutive and random and from a file") {
   const std::vector<std::vector<std::uint32_t>> held{{6, 1, 4, 3}};
   const auto placement = [&](const std::string& m) {
     NetworkRunner runner(t->network(), test::flow_transports(t->network(), *routing), test::app_registries().apps, settings, jobs, {"nbody:bytes=1e4"}, 8,
-                         {}, m, 1);
+                         {}, test::mapping(m, jobs), 1);
     runner.start(0, {0}, held);
     return runner.applications()[0].placement;
   };

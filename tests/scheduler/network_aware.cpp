@@ -7,6 +7,7 @@
 
 #include "tests/support/app_support.hpp"
 #include "tests/support/run_support.hpp"
+#include "tests/support/scheduler_support.hpp"
 
 using namespace interflow;
 using namespace interflow::scheduler;
@@ -23,20 +24,21 @@ Run run_network(const std::string& topology, std::vector<Job> jobs, const std::v
                 std::uint32_t nodes, const std::string& policy, const std::string& allocation) {
   const auto t = test::build_topology(topology);
   const auto routing = test::build_routing("bfs", *t);
-  SelectionRegistry registry("selection");
-  register_selection_policies(registry);
+  const SelectionRegistry& registry = test::plugins().selections;
   workloads::AppSettings settings;
   settings.endpoint_gbps = 10;
   settings.patterns = &test::app_registries().patterns;
   NetworkRunner runner(t->network(), test::flow_transports(t->network(), *routing), test::app_registries().apps, settings, jobs,
-                       assign_applications(jobs, mix), nodes, {});
+                       assign_applications(jobs, mix), nodes, {}, test::mapping("consecutive", jobs));
   runner.set_estimates(jobs, 1.0);
   ScheduleOptions o;
   o.nodes = nodes;
-  o.allocation = allocation;
   o.seed = 3;
+  const AllocationContext context = allocation_context_of(*t);
+  o.network = context.network;
   Run r;
-  r.schedule = simulate_schedule(jobs, *registry.create(Spec::parse(policy, "test")), o, &runner);
+  r.schedule = simulate_schedule(jobs, *registry.create(Spec::parse(policy, "test")), test::allocation(allocation, context),
+                                 o, &runner);
   r.isolated = runner.isolated_runtimes();
   r.apps = runner.applications();
   return r;

@@ -9,6 +9,7 @@
 #include "core/error.hpp"
 #include "scheduler/schedule.hpp"
 #include "scheduler/swf.hpp"
+#include "tests/support/scheduler_support.hpp"
 
 using namespace interflow;
 using namespace interflow::scheduler;
@@ -19,14 +20,7 @@ std::string fixture(const std::string& name) {
   return std::string(INTERFLOW_SOURCE_DIR) + "/tests/fixtures/swf/" + name;
 }
 
-const SelectionRegistry& policies() {
-  static const SelectionRegistry r = [] {
-    SelectionRegistry reg("selection");
-    register_selection_policies(reg);
-    return reg;
-  }();
-  return r;
-}
+const SelectionRegistry& policies() { return test::plugins().selections; }
 
 // Job(submit, nodes, runtime, estimate), ids from 1.
 std::vector<Job> jobs_of(std::initializer_list<std::array<double, 4>> list) {
@@ -46,7 +40,7 @@ std::vector<Job> jobs_of(std::initializer_list<std::array<double, 4>> list) {
 ScheduleResult run(const std::vector<Job>& jobs, const std::string& policy, std::uint32_t nodes) {
   ScheduleOptions o;
   o.nodes = nodes;
-  return simulate_schedule(jobs, *policies().create(Spec::parse(policy, "test")), o);
+  return simulate_schedule(jobs, *policies().create(Spec::parse(policy, "test")), test::allocation("consecutive"), o);
 }
 
 std::vector<double> starts(const ScheduleResult& r) {
@@ -239,5 +233,5 @@ TEST_CASE("scheduler: malformed SWF lines name the file line and field") {
           }
           return std::string();
         }())
-            .find("cannot read the SWF log") != std::string::npos);
+            .find("SWF log '/nonexistent.swf': cannot read: No such file or directory") != std::string::npos);
 }

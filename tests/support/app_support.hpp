@@ -8,19 +8,9 @@
 
 namespace interflow::test {
 
-struct AppRegistries {
-  workloads::AppRegistry apps{"application"};
-  workloads::PatternRegistry patterns{"pattern"};
-  AppRegistries() {
-    workloads::register_apps(apps);
-    workloads::register_builtin(patterns);
-  }
-};
-
-inline const AppRegistries& app_registries() {
-  static const AppRegistries r;
-  return r;
-}
+// The registries applications are built from (the kernels and, for the phased-pattern kernel, the
+// patterns).
+inline const cli::Plugins& app_registries() { return plugins(); }
 
 // Application number `index` from its spec, placed on a pool of `endpoints` free endpoints whose
 // injection links carry 10 Gbit/s (the star fixture's rate; it matters to injection-rate kernels).

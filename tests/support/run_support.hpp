@@ -1,6 +1,7 @@
 #pragma once
 // Runs flow workloads and applications on the flow-level transport, as the CLI composes them: a
 // FlowTransport (engine/flow/) under the application driver (engine/drivers/).
+#include <string>
 #include <vector>
 
 #include "core/application.hpp"
@@ -8,6 +9,7 @@
 #include "engine/drivers/driver.hpp"
 #include "engine/drivers/flows.hpp"
 #include "engine/flow/flow_transport.hpp"
+#include "tests/support/test_support.hpp"
 
 namespace interflow::test {
 
@@ -27,6 +29,12 @@ inline drivers::RunResult run_apps(const Network& net, const Routing& routing, c
                                    const RunOptions& o = {}) {
   flow::FlowTransport transport(net, routing, o.flow);
   return drivers::Driver(net, transport, o.driver).run(apps);
+}
+
+// A class policy built through the registry, as the CLI builds it.
+inline maxmin::ClassPolicy class_policy(const std::string& name, std::vector<double> values = {},
+                                        std::vector<std::uint32_t> priorities = {}, std::uint32_t classes = 1) {
+  return maxmin::make_class_policy(plugins().class_policies, name, {std::move(values), std::move(priorities), classes});
 }
 
 // Fresh flow transports on one network and routing (what the network-aware scheduler takes).

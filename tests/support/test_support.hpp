@@ -17,21 +17,22 @@
 #include "core/params.hpp"
 #include "core/paths.hpp"
 #include "core/topology.hpp"
-#include "routing/registry.hpp"
-#include "topologies/registry.hpp"
+#include "cli/plugins.hpp"
 
 namespace interflow::test {
 
+// Every registry, filled as the interflow executable fills them (cli/plugins.hpp).
+inline const cli::Plugins& plugins() {
+  static const cli::Plugins p;
+  return p;
+}
+
 inline std::unique_ptr<Topology> build_topology(const std::string& spec, const LinkDefaults& defaults = {}) {
-  topo::TopologyRegistry registry("topology");
-  topo::register_builtin(registry);
-  return registry.create(Spec::parse(spec, "--topology"), defaults);
+  return plugins().topologies.create(Spec::parse(spec, "--topology"), defaults);
 }
 
 inline std::unique_ptr<Routing> build_routing(const std::string& spec, const Topology& topology) {
-  routing::RoutingRegistry registry("routing");
-  routing::register_builtin(registry);
-  return registry.create(Spec::parse(spec, "--routing"), topology);
+  return plugins().routings.create(Spec::parse(spec, "--routing"), topology);
 }
 
 // Every ordered pair of distinct endpoints 0..n-1.

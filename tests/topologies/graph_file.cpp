@@ -197,8 +197,8 @@ TEST_CASE("graph: malformed interflow files name the file and line and what was 
       {"bad vertex name", "endpoints 2\nswitches 1\nlink x0 s0\n", 3, "expected a vertex name e0..e1 or s0..s0"},
       {"vertex out of range", "endpoints 2\nswitches 1\nlink e0 s1\n", 3, "got 's1'"},
       {"bad number", "endpoints 2\nswitches 1\nlink e0 s0 gbps=fast\n", 3, "expected gbps=<capacity in Gbit/s"},
-      {"negative capacity", "endpoints 2\nswitches 1\nlink e0 s0 gbps=-5\n", 3, "a number > 0"},
-      {"zero capacity", "endpoints 2\nswitches 1\nlink e0 s0 gbps=0\n", 3, "a number > 0"},
+      {"negative capacity", "endpoints 2\nswitches 1\nlink e0 s0 gbps=-5\n", 3, "a finite number > 0"},
+      {"zero capacity", "endpoints 2\nswitches 1\nlink e0 s0 gbps=0\n", 3, "a finite number > 0"},
       {"negative latency", "endpoints 2\nswitches 1\nlink e0 s0 ns=-1\n", 3, "expected ns=<latency in ns"},
       {"unknown option", "endpoints 2\nswitches 1\nlink e0 s0 mtu=9000\n", 3, "gbps= and ns= at most once"},
       {"missing vertex", "endpoints 2\nswitches 1\nlink e0\n", 3, "expected 'link <a> <b>"},
@@ -225,8 +225,7 @@ TEST_CASE("graph: malformed interflow files name the file and line and what was 
   }
   SUBCASE("file not found") {
     const std::string msg = error_of("graph:file=/nonexistent/net.ifg");
-    CHECK(msg.find("/nonexistent/net.ifg") != std::string::npos);
-    CHECK(msg.find("cannot open") != std::string::npos);
+    CHECK(msg.find("graph file '/nonexistent/net.ifg': cannot read: No such file or directory") != std::string::npos);
   }
 }
 
@@ -279,9 +278,98 @@ TEST_CASE("graph: malformed igraph files and bad parameters are InputErrors nami
     CHECK(error_of("graph:file=" + kFixtures + "small.edges,c=2").find("endpoints=per_switch") != std::string::npos);
   }
   SUBCASE("unknown extension") {
-    CHECK(error_of("graph:file=net.xyz").find("net.xyz: cannot tell the graph format") == 0);
+    test::TempFile f("net.xyz", "0 1\n");
+    CHECK(error_of("graph:file=" + f.path()).find(f.path() + ": cannot tell the graph format") == 0);
+    // A missing file is named as missing, not as a file of an unknown format.
+    CHECK(error_of("graph:file=no-such-net.xyz").find("No such file or directory") != std::string::npos);
   }
   SUBCASE("missing file parameter") {
     CHECK(error_of("graph").find("missing required parameter 'file'") != std::string::npos);
   }
+}
+
+namespace {
+
+// A directory named like a graph file of each format, under the temporary directory, removed with the object.
+struct ScratchDir {
+  std::filesystem::path path;
+  explicit ScratchDir(const std::string& name)
+      : path(std::filesystem::temp_directory_path() / ("interflow_graph_input_test_" + std::to_string(getpid())) /
+             name) {
+    std::filesystem::create_directories(path);
+  }
+  ~ScratchDir() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path.parent_path(), ignored);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("graph: a missing file or a directory in every format is refused with the reason") {
+  for (const std::string ext : {"ifg", "edges", "graphml", "gml", "net"}) {
+    INFO(ext);
+    const std::string missing = "/nonexistent/net." + ext;
+    CHECK(error_of("graph:file=" + missing) == "graph file '" + missing + "': cannot read: No such file or directory");
+    const ScratchDir dir("dir." + ext);
+    CHECK(error_of("graph:file=" + dir.path.string()) ==
+          "graph file '" + dir.path.string() + "': is a directory, not a file");
+  }
+}
+
+TEST_CASE("graph: capacities and latencies must be finite and fit a float") {
+  const auto ifg = [](const std::string& options) {
+    test::TempFile f("values.ifg", "endpoints 2\nswitches 1\nlink e0 s0\nlink e1 s0 " + options + "\n");
+    const std::string msg = error_of("graph:file=" + f.path());
+    INFO(options, " -> ", msg);
+    CHECK(msg.find(f.path() + ":4: expected " + (options.substr(0, 2) == "ns" ? "ns=" : "gbps=")) == 0);
+    CHECK(msg.find("got '" + options + "'") != std::string::npos);
+  };
+  for (const std::string v : {"nan", "-nan", "inf", "-inf", "1e999", "1e39", "3.5e38", "1e-39", "-1", "0", "0x10"})
+    ifg("gbps=" + v);
+  for (const std::string v : {"nan", "inf", "-inf", "1e999", "1e39", "-1e-9", "1x"}) ifg("ns=" + v);
+  // The largest and smallest values a float holds are accepted.
+  test::TempFile edge("edge.ifg",
+                      "endpoints 2\nswitches 1\nlink e0 s0 gbps=3.4e38 ns=3.4e38\nlink e1 s0 gbps=1.2e-38 ns=0\n");
+  CHECK(error_of("graph:file=" + edge.path()) == "(no error)");
+
+  const auto gml = [](const std::string& attributes) {
+    test::TempFile f("values.gml",
+                     "graph [ node [ id 0 kind \"endpoint\" ] node [ id 1 kind \"switch\" ] "
+                     "edge [ source 0 target 1 " +
+                         attributes + " ] ]");
+    return error_of("graph:file=" + f.path());
+  };
+  CHECK(gml("capacity_gbps 1e39")
+            .find("edge #0 (counting from 0) has capacity_gbps 1e+39; expected a finite number > 0") !=
+        std::string::npos);
+  CHECK(gml("capacity_gbps 0").find("has capacity_gbps 0") != std::string::npos);
+  CHECK(gml("latency_ns -1").find("has latency_ns -1; expected a finite number >= 0") != std::string::npos);
+  CHECK(gml("latency_ns 1e40").find("has latency_ns 1e+40") != std::string::npos);
+  CHECK(gml("capacity_gbps 25 latency_ns 100") == "(no error)");
+
+  const auto graphml = [](const std::string& gbps) {
+    test::TempFile f("values.graphml",
+                     "<graphml><key id=\"kind\" for=\"node\" attr.name=\"kind\" attr.type=\"string\"/>"
+                     "<key id=\"g\" for=\"edge\" attr.name=\"capacity_gbps\" attr.type=\"double\"/>"
+                     "<graph edgedefault=\"undirected\"><node id=\"a\"><data key=\"kind\">endpoint</data></node>"
+                     "<node id=\"b\"><data key=\"kind\">switch</data></node>"
+                     "<edge source=\"a\" target=\"b\"><data key=\"g\">" +
+                         gbps + "</data></edge></graph></graphml>");
+    return error_of("graph:file=" + f.path());
+  };
+  CHECK(graphml("INF").find("has capacity_gbps inf") != std::string::npos);
+  CHECK(graphml("-5").find("has capacity_gbps -5") != std::string::npos);
+  CHECK(graphml("1e39").find("has capacity_gbps 1e+39") != std::string::npos);
+  CHECK(graphml("40") == "(no error)");
+}
+
+TEST_CASE("graph: an edge list with a huge vertex id is refused with its line before igraph allocates") {
+  test::TempFile huge("huge.edges", "0 1\n1 3000000000\n");
+  CHECK(error_of("graph:file=" + huge.path()) ==
+        huge.path() + ":2: vertex id 3000000000 is 2^31 - 1 or more (at most 2^31 - 1 vertices)");
+  test::TempFile overflow("overflow.edges", "0 1\n\n1 99999999999999999999999\n");
+  CHECK(error_of("graph:file=" + overflow.path()).find(overflow.path() + ":3: vertex id 99999999999999999999999") == 0);
+  test::TempFile negative("negative.edges", "0 1\n1 -1\n");
+  CHECK(error_of("graph:file=" + negative.path()).find(negative.path() + ": not a valid edgelist file") == 0);
 }

@@ -1,6 +1,8 @@
 // Closed-form checks of the static traffic patterns (INRFlow paper §3.3.1).
 #include <doctest/doctest.h>
 
+#include "tests/support/test_support.hpp"
+
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -16,14 +18,7 @@ using namespace interflow::workloads;
 
 namespace {
 
-const PatternRegistry& patterns() {
-  static const PatternRegistry registry = [] {
-    PatternRegistry r("pattern");
-    register_builtin(r);
-    return r;
-  }();
-  return registry;
-}
+const PatternRegistry& patterns() { return test::plugins().patterns; }
 
 struct Generated {
   FlowSet flows;

@@ -221,8 +221,9 @@ TEST_CASE("traces: malformed GOAL input names the file line and what was expecte
         std::string::npos);
   CHECK(goal("num_ranks 4000000000\n").find(":1: the number of ranks must be between 1 and 16777216") !=
         std::string::npos);  // refused before anything is allocated per rank
-  CHECK(error_of([] { read_goal("/nonexistent/x.goal", {}); }).find("cannot read the GOAL schedule") !=
-        std::string::npos);
+  CHECK(error_of([] {
+          read_goal("/nonexistent/x.goal", {});
+        }).find("GOAL schedule '/nonexistent/x.goal': cannot read: No such file or directory") != std::string::npos);
 }
 
 TEST_CASE("traces: malformed VEF input names the file line and what was expected") {

@@ -1,0 +1,265 @@
+#include "cli/options.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <sstream>
+#include <toml++/toml.h>
+
+#include "core/error.hpp"
+#include "core/format.hpp"
+#include "core/io.hpp"
+#include "interflow/version.hpp"
+
+namespace interflow::cli {
+
+namespace {
+
+std::string bound_text(double v) { return std::isinf(v) ? (v > 0 ? "inf" : "-inf") : number_text(v); }
+
+// The long name of an option without dashes ("switch-gbps").
+std::string long_name(const CLI::Option* o) { return o->get_lnames().empty() ? o->get_name() : o->get_lnames()[0]; }
+
+std::string json_key(std::string name) {
+  std::replace(name.begin(), name.end(), '-', '_');
+  return name;
+}
+
+// A TOML value as the text(s) an option takes.
+std::vector<std::string> option_texts(const toml::node& node, const std::string& where) {
+  std::vector<std::string> out;
+  const auto one = [&](const toml::node& n) {
+    if (const auto* s = n.as_string()) return s->get();
+    if (const auto* i = n.as_integer()) return std::to_string(i->get());
+    if (const auto* f = n.as_floating_point()) {
+      const double v = f->get();
+      return std::isfinite(v) ? number_text(v) : std::string(std::isnan(v) ? "nan" : v > 0 ? "inf" : "-inf");
+    }
+    if (const auto* b = n.as_boolean()) return std::string(b->get() ? "true" : "false");
+    throw InputError(where + ": expected a string, a number, a boolean or an array of them");
+  };
+  if (const auto* a = node.as_array()) {
+    for (const toml::node& n : *a) out.push_back(one(n));
+  } else {
+    out.push_back(one(node));
+  }
+  return out;
+}
+
+// A JSON value as TOML.
+void put_toml(toml::table& t, const std::string& key, const Json& v) {
+  if (v.is_string()) {
+    t.insert_or_assign(key, v.get<std::string>());
+  } else if (v.is_boolean()) {
+    t.insert_or_assign(key, v.get<bool>());
+  } else if (v.is_number_unsigned()) {
+    const auto u = v.get<std::uint64_t>();
+    if (u > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+      t.insert_or_assign(key, std::to_string(u));  // TOML integers are signed 64-bit
+    else
+      t.insert_or_assign(key, static_cast<std::int64_t>(u));
+  } else if (v.is_number_integer()) {
+    t.insert_or_assign(key, v.get<std::int64_t>());
+  } else if (v.is_number()) {
+    t.insert_or_assign(key, v.get<double>());
+  } else if (v.is_array()) {
+    toml::array a;
+    for (const Json& e : v) {
+      if (e.is_string())
+        a.push_back(e.get<std::string>());
+      else if (e.is_number_integer())
+        a.push_back(e.get<std::int64_t>());
+      else
+        a.push_back(e.get<double>());
+    }
+    t.insert_or_assign(key, std::move(a));
+  }
+}
+
+}  // namespace
+
+CLI::Validator whole_in(std::uint64_t min, std::uint64_t max) {
+  return CLI::Validator(
+      [min, max](std::string& text) -> std::string {
+        std::uint64_t v = 0;
+        const auto r = std::from_chars(text.data(), text.data() + text.size(), v);
+        const bool whole = !text.empty() && r.ec == std::errc() && r.ptr == text.data() + text.size();
+        if (whole && v >= min && v <= max) return {};
+        return "expected a whole number in [" + std::to_string(min) + ", " + std::to_string(max) + "], got '" + text +
+               "'";
+      },
+      "in [" + std::to_string(min) + ", " + std::to_string(max) + "]", "whole");
+}
+
+CLI::Validator real_in(double min, double max, bool open_min) {
+  const std::string range = (open_min ? "(" : "[") + bound_text(min) + ", " + bound_text(max) + "]";
+  return CLI::Validator(
+      [min, max, open_min, range](std::string& text) -> std::string {
+        double v = 0;
+        const auto r = std::from_chars(text.data(), text.data() + text.size(), v);
+        const bool number = !text.empty() && r.ec == std::errc() && r.ptr == text.data() + text.size();
+        if (number && std::isfinite(v) && (open_min ? v > min : v >= min) && v <= max) return {};
+        return "expected a finite number in " + range + ", got '" + text + "'";
+      },
+      range, "real");
+}
+
+OptionTable::OptionTable(CLI::App* command) : command_(command) {}
+
+CLI::Option* OptionTable::add(CLI::Option* option, std::function<Json()> value) {
+  entries_.push_back({option, std::move(value)});
+  return option;
+}
+
+CLI::Option* OptionTable::text(const std::string& names, std::string& value, const std::string& meaning) {
+  return add(command_->add_option(names, value, meaning)->capture_default_str(), [&value] { return Json(value); });
+}
+
+CLI::Option* OptionTable::whole(const std::string& names, std::uint64_t& value, const std::string& meaning,
+                                std::uint64_t min, std::uint64_t max) {
+  return add(command_->add_option(names, value, meaning)->check(whole_in(min, max))->capture_default_str(),
+             [&value] { return Json(value); });
+}
+
+CLI::Option* OptionTable::whole(const std::string& names, std::uint32_t& value, const std::string& meaning,
+                                std::uint32_t min, std::uint32_t max) {
+  return add(command_->add_option(names, value, meaning)->check(whole_in(min, max))->capture_default_str(),
+             [&value] { return Json(value); });
+}
+
+CLI::Option* OptionTable::real(const std::string& names, double& value, const std::string& meaning, double min,
+                               double max, bool open_min) {
+  return add(command_->add_option(names, value, meaning)->check(real_in(min, max, open_min))->capture_default_str(),
+             [&value] { return Json(value); });
+}
+
+CLI::Option* OptionTable::flag(const std::string& names, bool& value, const std::string& meaning) {
+  return add(command_->add_flag(names, value, meaning), [&value] { return Json(value); });
+}
+
+CLI::Option* OptionTable::texts(const std::string& names, std::vector<std::string>& value,
+                                const std::string& meaning) {
+  return add(command_->add_option(names, value, meaning), [&value] { return Json(value); });
+}
+
+CLI::Option* OptionTable::reals(const std::string& names, std::vector<double>& value, const std::string& meaning,
+                                double min, double max, bool open_min) {
+  return add(command_->add_option(names, value, meaning)->delimiter(',')->check(real_in(min, max, open_min)),
+             [&value] { return Json(value); });
+}
+
+CLI::Option* OptionTable::wholes(const std::string& names, std::vector<std::uint32_t>& value,
+                                 const std::string& meaning, std::uint32_t min, std::uint32_t max) {
+  return add(command_->add_option(names, value, meaning)->delimiter(',')->check(whole_in(min, max))->capture_default_str(),
+             [&value] { return Json(value); });
+}
+
+void OptionTable::add_config() {
+  command_->add_option("--config", config_,
+                       "read options from a TOML experiment file (keys are long option names; the command line wins; "
+                       "a results folder's config.toml runs it again)");
+}
+
+void OptionTable::add_out(const std::string& meaning) { command_->add_option("-o,--out", out_, meaning); }
+
+void OptionTable::add_output_flags(bool progress) {
+  command_->add_flag("--json", json_, "print summary.json on stdout instead of the text summary");
+  command_->add_flag("-q,--quiet", quiet_, "print nothing on stdout");
+  if (progress) command_->add_flag("--no-progress", no_progress_, "never show the progress line on stderr");
+}
+
+void OptionTable::add_json(const std::string& meaning) { command_->add_flag("--json", json_, meaning); }
+
+CLI::Option* OptionTable::output_flag(const std::string& names, bool& value, const std::string& meaning) {
+  return command_->add_flag(names, value, meaning);
+}
+
+CLI::Option* OptionTable::find(const std::string& name) const {
+  if (name.rfind("-", 0) == 0) return command_->get_option_no_throw(name);
+  CLI::Option* o = command_->get_option_no_throw("--" + name);
+  return o ? o : command_->get_option_no_throw(name);  // a positional argument
+}
+
+bool OptionTable::given(const std::string& name) const {
+  const CLI::Option* o = find(name);
+  return o && o->count() > 0;
+}
+
+void OptionTable::refuse_together(const std::string& a, const std::string& b, const std::string& why) const {
+  if (given(a) && given(b)) throw InputError(a + " and " + b + " cannot go together" + (why.empty() ? "" : ": " + why));
+}
+
+void OptionTable::refuse_unless(const std::string& option, bool condition, const std::string& when) const {
+  if (given(option) && !condition) throw InputError(option + " applies only " + when);
+}
+
+void OptionTable::apply_config() {
+  if (config_.empty()) return;
+  const std::string context = "--config '" + config_ + "'";
+  check_readable(config_, "--config");
+  toml::table table;
+  try {
+    table = toml::parse_file(config_);
+  } catch (const toml::parse_error& e) {
+    throw InputError(config_ + ":" + std::to_string(e.source().begin.line) + ":" +
+                     std::to_string(e.source().begin.column) + ": " + std::string(e.description()));
+  }
+  const auto apply = [&](const std::string& key, const toml::node& node) {
+    const std::string where = config_ + ":" + std::to_string(node.source().begin.line) + ": key '" + key + "'";
+    std::string name = key;
+    std::replace(name.begin(), name.end(), '_', '-');
+    CLI::Option* option = name == "config" ? nullptr : find(name);
+    if (!option)
+      throw InputError(where + ": not an option of `interflow " + command_->get_name() +
+                       "`; keys are long option names such as " + long_name(entries_.front().option));
+    if (option->count() > 0) return;  // the command line wins
+    try {
+      option->add_result(option_texts(node, where));
+      option->run_callback();
+    } catch (const CLI::Error& e) {
+      throw InputError(where + ": " + e.what());
+    }
+  };
+  for (const auto& [key, node] : table) {
+    const std::string k(key.str());
+    if (const toml::table* section = node.as_table()) {
+      if (k != command_->get_name())
+        throw InputError(config_ + ":" + std::to_string(node.source().begin.line) + ": unexpected table [" + k +
+                         "]; expected keys at the top level or in a [" + command_->get_name() + "] table");
+      for (const auto& [inner, value] : *section) apply(std::string(inner.str()), value);
+    } else {
+      apply(k, node);
+    }
+  }
+}
+
+Json OptionTable::echo(const std::map<std::string, Json>& overrides) const {
+  Json j = Json::object();
+  for (const Entry& e : entries_) {
+    const std::string name = long_name(e.option);
+    const auto it = overrides.find(name);
+    if (it != overrides.end() && it->second.is_null()) continue;  // left out
+    j[json_key(name)] = it != overrides.end() ? it->second : e.value();
+  }
+  return j;
+}
+
+std::string OptionTable::config_toml(const std::map<std::string, Json>& overrides) const {
+  toml::table options;
+  for (const Entry& e : entries_) {
+    const std::string name = long_name(e.option);
+    const auto it = overrides.find(name);
+    if (it != overrides.end() && it->second.is_null()) continue;  // left out
+    const Json v = it != overrides.end() ? it->second : e.value();
+    if ((v.is_string() && v.get<std::string>().empty()) || (v.is_array() && v.empty())) continue;  // none given: nothing to repeat
+    put_toml(options, name, v);
+  }
+  toml::table root;
+  root.insert_or_assign(command_->get_name(), std::move(options));
+  std::ostringstream out;
+  out << "# interflow " << kVersion << " " << command_->get_name()
+      << " run; run it again with: interflow " << command_->get_name() << " --config config.toml\n"
+      << root << '\n';
+  return out.str();
+}
+
+}  // namespace interflow::cli

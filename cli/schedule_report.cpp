@@ -1,0 +1,99 @@
+#include "cli/schedule_report.hpp"
+
+#include <cmath>
+#include <iomanip>
+
+#include "core/format.hpp"
+
+namespace interflow::cli {
+
+namespace {
+
+Timings timings(const ScheduleRun& run) { return {{"read", run.read_seconds}, {"simulate", run.simulate_seconds}}; }
+
+}  // namespace
+
+Json schedule_summary(const ScheduleRun& run, const RunHeader& header) {
+  const scheduler::ScheduleSummary& m = run.result.summary;
+  const scheduler::JobSet& set = run.stream.set;
+  Json j = head_json(header);
+  j["source"] = run.stream.description;
+  j["nodes"] = run.nodes;
+  j["jobs"] = {{"in_log", set.jobs.size() + set.dropped},
+               {"dropped", set.dropped},
+               {"repaired", set.repaired},
+               {"scheduled", m.completed},
+               {"refused", m.refused}};
+  j["makespan_s"] = m.makespan;
+  j["first_submit_s"] = m.first_submit;
+  j["last_end_s"] = m.last_end;
+  j["mean_wait_s"] = m.mean_wait;
+  j["median_wait_s"] = m.median_wait;
+  j["max_wait_s"] = m.max_wait;
+  j["mean_response_s"] = m.mean_response;
+  j["mean_slowdown"] = m.mean_slowdown;
+  j["mean_bounded_slowdown"] = m.mean_bounded_slowdown;
+  j["max_bounded_slowdown"] = m.max_bounded_slowdown;
+  j["utilisation"] = m.utilisation;
+  j["throughput_jobs_per_hour"] = m.throughput_per_hour;
+  j["scheduling_points"] = run.result.scheduling_points;
+  if (run.setup) {
+    j["mean_network_slowdown"] = run.mean_network_slowdown;
+    j["simulations"] = run.simulations;
+  }
+  foot_json(j, timings(run));
+  return j;
+}
+
+void print_schedule_summary(const ScheduleRun& run, const RunHeader& header, std::ostream& out) {
+  const scheduler::ScheduleSummary& m = run.result.summary;
+  const scheduler::JobSet& set = run.stream.set;
+  const auto row = [&](const std::string& name) -> std::ostream& {
+    return out << "  " << std::left << std::setw(34) << (name + " ");
+  };
+  print_head(out, header);
+  out << "  " << run.stream.description << ": " << set.jobs.size() + set.dropped << " jobs, " << set.dropped
+      << " dropped, " << set.repaired << " repaired, " << m.refused << " refused; " << run.nodes << " nodes\n";
+  row("makespan") << m.makespan << " s\n";
+  row("wait mean/median/max") << m.mean_wait << " / " << m.median_wait << " / " << m.max_wait << " s\n";
+  row("response mean") << m.mean_response << " s\n";
+  row("slowdown mean") << m.mean_slowdown << "\n";
+  row("bounded slowdown mean/max") << m.mean_bounded_slowdown << " / " << m.max_bounded_slowdown << " (tau "
+                                   << run.config.bsld_tau << " s)\n";
+  row("utilisation") << m.utilisation << "\n";
+  row("throughput") << m.throughput_per_hour << " jobs/hour\n";
+  if (run.setup)
+    row("network slowdown mean") << run.mean_network_slowdown << " (run time / alone on its nodes, "
+                                 << run.simulations << " simulations)\n";
+  print_foot(out, timings(run));
+}
+
+void write_schedule_files(const ScheduleRun& run, const ResultsDir& dir) {
+  const scheduler::ScheduleResult& r = run.result;
+  const std::vector<scheduler::Job>& jobs = run.stream.set.jobs;
+  dir.write("jobs.csv", [&](std::ostream& out) {
+    out << "job,submit_s,start_s,end_s,processors,nodes,first_node,estimate_s,runtime_s,wait_s,response_s,"
+           "bounded_slowdown,refused,isolated_runtime_s,network_slowdown\n";
+    for (std::size_t k = 0; k < jobs.size(); ++k) {
+      const scheduler::Job& job = jobs[k];
+      const scheduler::JobOutcome& o = r.jobs[k];
+      out << job.id << ',' << number_text(job.submit) << ',' << number_text(o.start) << ',' << number_text(o.end)
+          << ',' << job.processors << ',' << job.nodes << ','
+          << (o.refused ? std::string() : std::to_string(o.first_node)) << ',' << number_text(job.estimate) << ','
+          << number_text(o.runtime()) << ',' << number_text(o.start - job.submit) << ','
+          << number_text(o.end - job.submit) << ','
+          << (o.refused ? std::string() : number_text(scheduler::bounded_slowdown(job, o, run.config.bsld_tau)))
+          << ',' << int(o.refused) << ',' << (run.setup ? number_text(run.isolated[k]) : std::string()) << ','
+          << (run.setup ? number_text(scheduler::network_slowdown(o, run.isolated[k])) : std::string()) << '\n';
+    }
+  });
+  dir.write("utilisation.csv", [&](std::ostream& out) {
+    out << "start_s,end_s,utilisation\n";
+    for (std::size_t b = 0; b < r.utilisation_series.size(); ++b)
+      out << number_text(r.summary.first_submit + static_cast<double>(b) * r.bin_s) << ','
+          << number_text(r.summary.first_submit + static_cast<double>(b + 1) * r.bin_s) << ','
+          << number_text(r.utilisation_series[b]) << '\n';
+  });
+}
+
+}  // namespace interflow::cli

@@ -1,0 +1,107 @@
+#include "cli/schedule_run.hpp"
+
+#include "core/system.hpp"
+#include "engine/flow/flow_transport.hpp"
+#include "scheduler/network_aware.hpp"
+
+namespace interflow::cli {
+
+namespace {
+
+scheduler::JobStream read_jobs(const Plugins& plugins, const ScheduleConfig& c) {
+  if (!c.swf.empty()) {
+    scheduler::JobOptions jo;
+    jo.size_from = c.size_from == "requested" ? scheduler::JobOptions::SizeFrom::Requested
+                                              : scheduler::JobOptions::SizeFrom::Allocated;
+    jo.kill_at_estimate = c.overrun == "kill";
+    jo.missing = c.missing == "repair" ? scheduler::JobOptions::Missing::Repair : scheduler::JobOptions::Missing::Drop;
+    jo.processors_per_node = c.procs_per_node;
+    jo.estimate = c.estimate == "exact"    ? scheduler::JobOptions::Estimate::Exact
+                  : c.estimate == "scaled" ? scheduler::JobOptions::Estimate::Scaled
+                                           : scheduler::JobOptions::Estimate::Log;
+    jo.estimate_scale = c.estimate_scale;
+    return scheduler::log_jobs(c.swf, jo, c.network_aware ? c.time_scale : 1.0);
+  }
+  if (c.jobs > 0)
+    return scheduler::synthetic_stream(c.jobs, c.mean_gap, c.job_sizes, c.mean_runtime, c.estimate_factor,
+                                       c.network.seed);
+  return scheduler::inrflow_jobs(c.inrflow_workload, plugins.apps, c.inrflow_time_unit);
+}
+
+// Network-aware: the network, and a runner that simulates the jobs' applications on it.
+std::unique_ptr<scheduler::NetworkRunner> network_runner(const Plugins& plugins, ScheduleRun& run) {
+  const ScheduleConfig& c = run.config;
+  run.setup = std::make_unique<NetworkSetup>(build_network(plugins, c.network));
+  const Network& net = run.setup->topology->network();
+  if (run.nodes == 0 || run.nodes > net.num_endpoints()) run.nodes = net.num_endpoints();
+  workloads::AppSettings settings;
+  settings.seed = c.network.seed;
+  settings.endpoint_gbps = c.network.links.endpoint_gbps;
+  settings.patterns = &plugins.patterns;
+  std::vector<std::string> job_apps;
+  if (run.stream.apps.empty())
+    job_apps = scheduler::assign_applications(run.stream.set.jobs, c.job_apps, c.job_app_by);
+  else
+    for (const workloads::InrflowApp& a : run.stream.apps) job_apps.push_back(a.kernel);
+  flow::FlowTransportOptions transport_options;
+  transport_options.seed = c.network.seed;
+  TransportFactory transports = [net = &net, routing = run.setup->routing.get(), transport_options] {
+    return std::make_unique<flow::FlowTransport>(*net, *routing, transport_options);
+  };
+  auto runner = std::make_unique<scheduler::NetworkRunner>(
+      net, std::move(transports), plugins.apps, settings, run.stream.set.jobs, job_apps, run.nodes,
+      drivers::DriverOptions{}, plugins.mappings.create(run.mapping_spec, run.stream.set.jobs), c.network.seed);
+  runner->set_estimates(run.stream.set.jobs, c.estimate_factor);
+  return runner;
+}
+
+}  // namespace
+
+ScheduleRun run_schedule(const Plugins& plugins, const ScheduleConfig& config) {
+  ScheduleRun run;
+  run.config = config;
+  const ScheduleConfig& c = run.config;
+  run.selection_spec = Spec::parse(c.policy, "--policy");
+  run.selection_params = plugins.selections.validate(run.selection_spec);
+  run.allocation_spec = Spec::parse(c.allocation, "--allocation");
+  run.allocation_params = plugins.allocations.validate(run.allocation_spec);
+  run.mapping_spec = Spec::parse(c.mapping, "--mapping");
+  run.mapping_params = plugins.mappings.validate(run.mapping_spec);
+  const auto selection = plugins.selections.create(run.selection_spec);
+  if (!c.network_aware)  // built now: policies that need the network say so before any work
+    plugins.allocations.create(run.allocation_spec, scheduler::AllocationContext{});
+  Stopwatch clock;
+  run.stream = read_jobs(plugins, c);
+  run.nodes = c.nodes > 0 ? c.nodes : run.stream.machine_nodes;
+  run.read_seconds = clock.seconds();
+  clock.reset();
+  std::unique_ptr<scheduler::NetworkRunner> runner;
+  if (c.network_aware) runner = network_runner(plugins, run);
+  if (run.nodes == 0)
+    throw InputError(c.swf.empty() ? "the machine size is unknown: give --nodes"
+                                   : "the machine size is unknown: give --nodes (the log has no MaxNodes or MaxProcs)");
+  if (run.stream.set.jobs.empty())
+    throw InputError("no job to schedule: the " + run.stream.description + " has no job that can run (" +
+                     std::to_string(run.stream.set.dropped) + " dropped by the log conventions; see --missing)");
+  scheduler::ScheduleOptions so;
+  so.nodes = run.nodes;
+  so.seed = c.network.seed;
+  so.bounded_slowdown_tau = c.bsld_tau;
+  so.series_bins = c.series_bins;
+  scheduler::AllocationContext context;
+  if (run.setup) {
+    context = scheduler::allocation_context_of(*run.setup->topology);
+    so.network = context.network;
+  }
+  run.result = scheduler::simulate_schedule(run.stream.set.jobs, *selection,
+                                            plugins.allocations.create(run.allocation_spec, context), so, runner.get());
+  if (runner) {
+    run.isolated = runner->isolated_runtimes();
+    run.simulations = runner->simulations();
+    run.mean_network_slowdown = scheduler::mean_network_slowdown(run.result.jobs, run.isolated);
+  }
+  run.simulate_seconds = clock.seconds();
+  return run;
+}
+
+}  // namespace interflow::cli

@@ -1,0 +1,59 @@
+#pragma once
+// One scheduler experiment: the job stream (scheduler/job_sources.hpp), and in network-aware mode the
+// network and the jobs' applications on the flow-level transport; then the schedule. Used by
+// `interflow schedule` and the tests.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cli/setup.hpp"
+#include "scheduler/job_sources.hpp"
+#include "scheduler/schedule.hpp"
+
+namespace interflow::cli {
+
+struct ScheduleConfig {
+  std::string swf, policy = "easy", size_from = "allocated", overrun = "kill", missing = "drop";
+  std::string estimate = "log", allocation = "consecutive";
+  std::uint32_t procs_per_node = 1, nodes = 0, series_bins = 200;
+  double estimate_scale = 1, bsld_tau = 10;
+  // A synthetic stream instead of a log.
+  std::uint32_t jobs = 0;
+  double mean_gap = 60, mean_runtime = 600, estimate_factor = 1;
+  std::vector<std::uint32_t> job_sizes{1};
+  // Network-aware mode.
+  bool network_aware = false;
+  NetworkOptions network = [] {
+    NetworkOptions n;
+    n.topology = "fattree:k=4,n=3";
+    return n;
+  }();
+  std::vector<std::string> job_apps;
+  double time_scale = 1;         // log submit times are multiplied by this in network-aware mode
+  std::string inrflow_workload;  // network-aware: jobs from INRFlow's workload file
+  double inrflow_time_unit = 1e-9;
+  std::string mapping = "consecutive", job_app_by = "executable";
+};
+
+struct ScheduleRun {
+  ScheduleConfig config;
+  scheduler::JobStream stream;
+  std::uint32_t nodes = 0;  // machine size used
+  std::unique_ptr<NetworkSetup> setup;  // network-aware only
+  scheduler::ScheduleResult result;
+  Spec selection_spec, allocation_spec, mapping_spec;
+  ParamSet selection_params, allocation_params, mapping_params;
+  // Network-aware: each job alone on its nodes, the mean slowdown from sharing, the simulations run.
+  std::vector<double> isolated;
+  double mean_network_slowdown = 0;
+  std::uint64_t simulations = 0;
+  double read_seconds = 0, simulate_seconds = 0;
+};
+
+// Throws InputError for a stream without any job that can run (every one dropped by the log
+// conventions) or a machine of unknown size. Jobs larger than the machine are refused, not run
+// (result.refused says why; none may have run at all).
+ScheduleRun run_schedule(const Plugins& plugins, const ScheduleConfig& config);
+
+}  // namespace interflow::cli
