@@ -78,9 +78,11 @@ void refuse_conflicts(const OptionTable& t, const DynamicConfig& c) {
   t.refuse_together("--json", "--quiet", "--json prints the summary, --quiet prints nothing");
 }
 
-// --load L: the arrival spec with load=L (the arrival must be poisson and not give a load itself).
+// --load L: shorthand for --arrival poisson:load=L (with an --arrival given, it must be poisson and
+// not give a load itself).
 void apply_load_shorthand(const OptionTable& t, DynamicConfig& c) {
   if (!t.given("--load")) return;
+  if (!t.given("--arrival")) c.arrival = "poisson";
   const Spec arrival = Spec::parse(c.arrival, "--arrival");
   if (arrival.name != "poisson")
     throw InputError("--load applies to Poisson arrivals; give --arrival poisson (not '" + c.arrival + "')");

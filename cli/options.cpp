@@ -257,7 +257,8 @@ std::string OptionTable::config_toml(const std::map<std::string, Json>& override
   root.insert_or_assign(command_->get_name(), std::move(options));
   std::ostringstream out;
   out << "# interflow " << kVersion << " " << command_->get_name()
-      << " run; run it again with: interflow " << command_->get_name() << " --config config.toml\n"
+      << " run; run it again, from the folder it was started in (relative file paths are relative to it), with:\n"
+      << "#   interflow " << command_->get_name() << " --config config.toml\n"
       << root << '\n';
   return out.str();
 }

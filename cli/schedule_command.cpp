@@ -101,6 +101,8 @@ std::map<std::string, Json> resolved_options(const ScheduleRun& run) {
   std::map<std::string, Json> r;
   if (c.jobs == 0)
     for (const char* o : {"jobs", "mean-gap", "job-sizes", "mean-runtime"}) r[o] = nullptr;
+  if (c.network_aware) r["mean-runtime"] = nullptr;        // run times emerge from the network
+  if (c.jobs == 0 && !c.network_aware) r["estimate-factor"] = nullptr;  // a log gives its estimates
   if (c.swf.empty())
     for (const char* o : {"size-from", "overrun", "missing", "procs-per-node", "estimate", "time-scale"})
       r[o] = nullptr;

@@ -142,10 +142,8 @@ Action add_topo_command(CLI::App& app, const Plugins& plugins) {
   t->flag("--no-distances", c->no_distances,
           "skip the diameter and mean distance (for timing the build of very large networks)");
   t->add_out("write summary.json (the --json description) and config.toml into this folder");
-  t->add_json("print the description as JSON");
-  auto no_progress = std::make_shared<bool>(false);
-  t->output_flag("--no-progress", *no_progress, "accepted for symmetry with the other commands (topo shows none)");
-  return [&plugins, c, t, no_progress]() {
+  t->add_output_flags();
+  return [&plugins, c, t]() {
     t->apply_config();
     if (c->spec.empty()) throw InputError("topo needs a topology spec, e.g. `interflow topo torus:dims=8x8x8`");
     t->refuse_unless("--samples", !c->no_distances, "when distances are computed (not with --no-distances)");
@@ -157,9 +155,10 @@ Action add_topo_command(CLI::App& app, const Plugins& plugins) {
     if (!c->export_file.empty()) export_network(run.topology->network(), *c);
     const Json summary = topo_summary(run, *c, header);
     if (!t->out_dir().empty()) ResultsDir(t->out_dir()).finish(t->config_toml(resolved), summary);
+    t->refuse_together("--json", "--quiet", "--json prints the description, --quiet prints nothing");
     if (t->json())
       write_json(std::cout, summary);
-    else
+    else if (!t->quiet())
       print_topo(run, *c, std::cout);
     return 0;
   };

@@ -54,84 +54,128 @@ void check_flow_workload(const FlowWorkload& w, std::uint32_t endpoints) {
   }
 }
 
-OpGraph flow_graph(const FlowWorkload& w, std::uint32_t endpoints, std::vector<std::uint32_t>& op_of) {
-  check_flow_workload(w, endpoints);
-  const std::size_t n = w.size();
-  std::uint32_t phases = 0;
-  for (std::uint32_t p : w.phase) phases = std::max(phases, p + 1);
-  const std::uint32_t barriers = phases > 1 ? phases - 1 : 0;  // barrier b opens phase b + 1
-  OpGraph g;
-  g.ranks = std::max<std::uint32_t>(endpoints, 1);
+namespace {
+
+// flow_graph's steps. Barrier b (a 0 s calc, operation n + b, on rank 0) opens phase b + 1.
+class FlowGraphBuilder {
+ public:
+  FlowGraphBuilder(const FlowWorkload& w, std::uint32_t endpoints, std::vector<std::uint32_t>& op_of)
+      : w_(w), n_(w.size()), op_of_(op_of) {
+    std::uint32_t phases = 0;
+    for (std::uint32_t p : w.phase) phases = std::max(phases, p + 1);
+    barriers_ = phases > 1 ? phases - 1 : 0;
+    g_.ranks = std::max<std::uint32_t>(endpoints, 1);
+  }
+
+  OpGraph build() {
+    order_by_start();
+    fill_operations();
+    link_dependencies();
+    if (!w_.after.empty()) check_cycles();
+    drop_what_says_nothing();
+    return std::move(g_);
+  }
+
+ private:
+  std::uint32_t barrier(std::uint32_t b) const { return static_cast<std::uint32_t>(n_ + b); }
 
   // Operations by start time (ties by flow), not grouped by rank: the flows active at once then sit
-  // together in memory. The barriers come last, on rank 0.
-  const std::size_t ops = n + barriers;
-  {
-    std::vector<std::pair<double, std::uint32_t>> keyed(n);
-    for (std::size_t f = 0; f < n; ++f) keyed[f] = {w.start_s[f], static_cast<std::uint32_t>(f)};
+  // together in memory.
+  void order_by_start() {
+    op_of_.resize(n_);
+    if (std::is_sorted(w_.start_s.begin(), w_.start_s.end())) {  // e.g. every flow at time 0
+      for (std::size_t f = 0; f < n_; ++f) op_of_[f] = static_cast<std::uint32_t>(f);
+      return;
+    }
+    std::vector<std::pair<double, std::uint32_t>> keyed(n_);
+    for (std::size_t f = 0; f < n_; ++f) keyed[f] = {w_.start_s[f], static_cast<std::uint32_t>(f)};
     std::sort(keyed.begin(), keyed.end());
-    op_of.resize(n);
-    for (std::size_t k = 0; k < n; ++k) op_of[keyed[k].second] = static_cast<std::uint32_t>(k);
-  }
-  std::vector<std::uint32_t> barrier_op(barriers);
-  for (std::uint32_t b = 0; b < barriers; ++b) barrier_op[b] = static_cast<std::uint32_t>(n + b);
-  g.rank_offsets.clear();
-  g.rank.assign(ops, 0);
-  for (std::size_t f = 0; f < n; ++f) g.rank[op_of[f]] = w.flows.src[f];
-
-  g.kind.assign(ops, GraphOp::Calc);
-  g.peer.assign(ops, 0);
-  g.tag.assign(ops, 0);
-  g.value.assign(ops, 0.0);
-  g.flags.assign(ops, 0);
-  g.klass.assign(ops, kAppClass);
-  g.match.assign(ops, kNoOp);
-  g.not_before.assign(ops, 0.0);
-  g.message_key.assign(ops, kNoOp);
-  for (std::size_t f = 0; f < n; ++f) {
-    const std::uint32_t op = op_of[f];
-    g.kind[op] = GraphOp::Send;
-    g.peer[op] = w.flows.dst[f];
-    g.value[op] = w.bytes[f];
-    g.flags[op] = kSendUntilDelivered;
-    if (!w.service_class.empty()) g.klass[op] = static_cast<std::uint8_t>(w.service_class[f]);
-    g.not_before[op] = w.start_s[f];
-    g.message_key[op] = static_cast<std::uint32_t>(f);
+    for (std::size_t k = 0; k < n_; ++k) op_of_[keyed[k].second] = static_cast<std::uint32_t>(k);
   }
 
-  // Dependencies (completion): a flow on its `after` flows and on the barrier opening its phase; a
-  // barrier on every flow of the phase before it and on the barrier before it.
-  std::vector<std::uint32_t> count(ops, 0);
-  for (std::size_t f = 0; f < n; ++f) {
-    if (!w.after_offsets.empty()) count[op_of[f]] += w.after_offsets[f + 1] - w.after_offsets[f];
-    if (!w.phase.empty() && w.phase[f] > 0) ++count[op_of[f]];
-    if (!w.phase.empty() && w.phase[f] < barriers) ++count[barrier_op[w.phase[f]]];
-  }
-  for (std::uint32_t b = 1; b < barriers; ++b) ++count[barrier_op[b]];
-  g.dep_offsets.assign(ops + 1, 0);
-  for (std::size_t i = 0; i < ops; ++i) g.dep_offsets[i + 1] = g.dep_offsets[i] + count[i];
-  g.deps.resize(g.dep_offsets[ops]);
-  std::vector<std::uint64_t> cursor(g.dep_offsets.begin(), g.dep_offsets.end() - 1);
-  const auto depend = [&](std::uint32_t op, std::uint32_t on) { g.deps[cursor[op]++] = on << 1; };
-  for (std::size_t f = 0; f < n; ++f) {
-    const std::uint32_t op = op_of[f];
-    if (!w.after_offsets.empty())
-      for (std::uint32_t k = w.after_offsets[f]; k < w.after_offsets[f + 1]; ++k) depend(op, op_of[w.after[k]]);
-    if (!w.phase.empty() && w.phase[f] > 0) depend(op, barrier_op[w.phase[f] - 1]);
-    if (!w.phase.empty() && w.phase[f] < barriers) depend(barrier_op[w.phase[f]], op);
-  }
-  for (std::uint32_t b = 1; b < barriers; ++b) depend(barrier_op[b], barrier_op[b - 1]);
-
-  if (!w.after.empty()) {
-    const std::vector<std::uint32_t> order = dependency_order(g, dependents_of(g));
-    if (order.size() != ops) {
-      std::size_t stuck = n;
-      for (std::uint32_t op : order) stuck -= g.kind[op] == GraphOp::Send ? 1 : 0;
-      throw InputError("dynamic workload: the dependencies ('after') form a cycle; " + std::to_string(stuck) +
-                       " flows could never start");
+  void fill_operations() {
+    const std::size_t ops = n_ + barriers_;
+    g_.rank_offsets.clear();
+    g_.rank.assign(ops, 0);
+    g_.kind.assign(ops, GraphOp::Calc);
+    g_.peer.assign(ops, 0);
+    g_.tag.assign(ops, 0);
+    g_.value.assign(ops, 0.0);
+    g_.flags.assign(ops, 0);
+    g_.klass.assign(ops, kAppClass);
+    g_.match.assign(ops, kNoOp);
+    g_.not_before.assign(ops, 0.0);
+    g_.message_key.assign(ops, kNoOp);
+    for (std::size_t f = 0; f < n_; ++f) {
+      const std::uint32_t op = op_of_[f];
+      g_.rank[op] = w_.flows.src[f];
+      g_.kind[op] = GraphOp::Send;
+      g_.peer[op] = w_.flows.dst[f];
+      g_.value[op] = w_.bytes[f];
+      g_.flags[op] = kSendUntilDelivered;
+      if (!w_.service_class.empty()) g_.klass[op] = static_cast<std::uint8_t>(w_.service_class[f]);
+      g_.not_before[op] = w_.start_s[f];
+      g_.message_key[op] = static_cast<std::uint32_t>(f);
     }
   }
-  return g;
+
+  // Completion dependencies: a flow on its `after` flows and on the barrier opening its phase; a
+  // barrier on every flow of the phase before it and on the barrier before it. Counted, then placed.
+  template <class F>
+  void for_each_dependency(F&& depend) const {
+    const bool phased = !w_.phase.empty();
+    for (std::size_t f = 0; f < n_; ++f) {
+      const std::uint32_t op = op_of_[f];
+      if (!w_.after_offsets.empty())
+        for (std::uint32_t k = w_.after_offsets[f]; k < w_.after_offsets[f + 1]; ++k) depend(op, op_of_[w_.after[k]]);
+      if (phased && w_.phase[f] > 0) depend(op, barrier(w_.phase[f] - 1));
+      if (phased && w_.phase[f] < barriers_) depend(barrier(w_.phase[f]), op);
+    }
+    for (std::uint32_t b = 1; b < barriers_; ++b) depend(barrier(b), barrier(b - 1));
+  }
+
+  void link_dependencies() {
+    const std::size_t ops = n_ + barriers_;
+    g_.dep_offsets.assign(ops + 1, 0);
+    for_each_dependency([&](std::uint32_t op, std::uint32_t) { ++g_.dep_offsets[op + 1]; });
+    for (std::size_t i = 0; i < ops; ++i) g_.dep_offsets[i + 1] += g_.dep_offsets[i];
+    g_.deps.resize(g_.dep_offsets[ops]);
+    std::vector<std::uint64_t> cursor(g_.dep_offsets.begin(), g_.dep_offsets.end() - 1);
+    for_each_dependency([&](std::uint32_t op, std::uint32_t on) { g_.deps[cursor[op]++] = on << 1; });
+  }
+
+  // Start times all 0 say nothing (every operation is ready when the application arrives, and the
+  // driver starts those in operation order), nor do message keys equal to the operation's own number:
+  // 12 bytes a flow saved.
+  void drop_what_says_nothing() {
+    if (std::all_of(w_.start_s.begin(), w_.start_s.end(), [](double t) { return t == 0; }))
+      std::vector<double>().swap(g_.not_before);
+    bool identity = true;
+    for (std::size_t f = 0; f < n_ && identity; ++f) identity = op_of_[f] == f;
+    if (identity) std::vector<std::uint32_t>().swap(g_.message_key);
+  }
+
+  void check_cycles() const {
+    const std::vector<std::uint32_t> order = dependency_order(g_, dependents_of(g_));
+    if (order.size() == g_.size()) return;
+    std::size_t stuck = n_;
+    for (std::uint32_t op : order) stuck -= g_.kind[op] == GraphOp::Send ? 1 : 0;
+    throw InputError("dynamic workload: the dependencies ('after') form a cycle; " + std::to_string(stuck) +
+                     " flows could never start");
+  }
+
+  const FlowWorkload& w_;
+  std::size_t n_;
+  std::vector<std::uint32_t>& op_of_;
+  std::uint32_t barriers_ = 0;
+  OpGraph g_;
+};
+
+}  // namespace
+
+OpGraph flow_graph(const FlowWorkload& w, std::uint32_t endpoints, std::vector<std::uint32_t>& op_of) {
+  check_flow_workload(w, endpoints);
+  return FlowGraphBuilder(w, endpoints, op_of).build();
 }
 
 }  // namespace interflow

@@ -1,7 +1,8 @@
 #pragma once
 // A flow workload: flows with sizes, start times, dependencies, phases and service classes
-// (Navaridas et al. 2019, §3.2: INRFlow's sized and causality-enhanced flows; manual/dynamic.md
-// "The model"). It runs as one operation graph (flow_graph) on the application driver.
+// (Navaridas et al. 2019, §3.1 and §3.3: INRFlow's sized flows with causal relationships;
+// manual/dynamic.md "The model"). It runs as one operation graph (flow_graph) on the application
+// driver.
 #include <cstdint>
 #include <vector>
 
@@ -39,7 +40,8 @@ void check_flow_workload(const FlowWorkload& w, std::uint32_t endpoints);
 // in start order (not grouped by rank): flow f is a send from rank src to rank dst that completes when
 // delivered, not before start_s[f], with message key f (so it is routed as flow f); `after` becomes
 // completion dependencies and each phase waits for a barrier (a calc of 0 s) after the previous
-// phase. `op_of` receives each flow's operation. Throws InputError for a dependency cycle.
+// phase. Start times all 0 and keys equal to the operations' own numbers are left out (they say
+// nothing). `op_of` receives each flow's operation. Throws InputError for a dependency cycle.
 OpGraph flow_graph(const FlowWorkload& w, std::uint32_t endpoints, std::vector<std::uint32_t>& op_of);
 
 }  // namespace interflow

@@ -1,6 +1,6 @@
 #pragma once
-// MPI's non-overtaking rule, shared by the task engine and operation graphs: on each channel (sender,
-// receiver, tag, size) the k-th receive matches the k-th send, both in program order.
+// MPI's non-overtaking rule, as operation graphs match receives to sends (core/op_graph.cpp): on each
+// channel (sender, receiver, tag, size) the k-th receive matches the k-th send, both in program order.
 #include <algorithm>
 #include <cstdint>
 #include <tuple>

@@ -13,7 +13,7 @@
 // or, for the others, the k-th receive at rank d from rank s with a tag and size matches the k-th such
 // send of s to d, in operation order (MPI's non-overtaking rule).
 //
-// A sequential task program (engine/program.hpp) converts to a graph with the same timing
+// A sequential task program (core/program.hpp) converts to a graph with the same timing
 // (append_program), so synthetic applications and traces run side by side.
 #include <cstdint>
 #include <limits>

@@ -1,5 +1,5 @@
 #pragma once
-// Task programs: what each task of an application does, in order (seed 003 §3.3.2-3.3.3).
+// Task programs: what each task of an application does, in order (Navaridas et al. 2019, §3.3.2-3.3.3).
 //
 //   send(dst, bytes, tag)   inject a message and wait until its last bit has left (transfer end)
 //   isend(dst, bytes, tag)  inject a message and go on; a later wait() waits for its transfer end

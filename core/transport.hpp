@@ -45,9 +45,13 @@ struct MessageTable {
   // message's own number). Lets a driver number messages for memory locality and still route them
   // exactly as the static engine routes the same flows.
   std::vector<std::uint32_t> route_index;
+  // Optional: 1 for the messages whose delivery the driver waits for (a receive, or a flow others
+  // depend on); a transport reports only those deliveries (empty: every message's).
+  std::vector<std::uint8_t> awaited;
 
   std::size_t size() const { return ends.size(); }
   std::uint32_t class_of(MessageId m) const { return service_class.empty() ? 0 : service_class[m]; }
+  bool delivery_awaited(MessageId m) const { return awaited.empty() || awaited[m] != 0; }
 };
 
 enum class FlowState : std::uint8_t { Delivered, Self, Unroutable, Blocked };
@@ -84,7 +88,8 @@ class Transport {
   // The current time (seconds).
   virtual double now() const = 0;
   // Starts message m now. Returns false when it needs no transfer (source = destination, no route,
-  // 0 bytes): it is then sent at once (the caller completes its send) and its delivery is queued.
+  // 0 bytes): it is then sent at once (the caller completes its send) and its delivery is queued
+  // (if awaited).
   virtual bool start(MessageId m) = 0;
   // The earliest transfer end or delivery still to come (kNever if none).
   virtual double next_event() = 0;
@@ -92,7 +97,8 @@ class Transport {
   virtual double advance_to(double t) = 0;
   // Appends the messages whose transfer ended by `horizon`, in the order they ended.
   virtual void take_sent(double horizon, std::vector<MessageId>& sent) = 0;
-  // The time of the earliest delivery still to come (kNever if none), and taking it.
+  // The time of the earliest awaited delivery still to come (kNever if none), and taking it. A
+  // delivery nobody awaits is only written into the result (its finish time).
   virtual double next_delivery() const = 0;
   virtual MessageId pop_delivery() = 0;
   // After a batch of starts, ends and deliveries.

@@ -13,7 +13,7 @@
 //              next hop and the bottleneck of what remains, zeroing at least one DAG link). With more,
 //              max_paths walks at the quantiles (i + o) / max_paths of the per-hop distribution carry
 //              1/max_paths each (stratified: the split follows per-hop up to that granularity).
-// Every path becomes one max-min variable with its weight as split (engine/maxmin.hpp).
+// Every path becomes one max-min variable with its weight as split (engine/maxmin/maxmin.hpp).
 #include <algorithm>
 #include <cmath>
 #include <memory>

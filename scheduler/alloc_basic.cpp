@@ -36,7 +36,7 @@ void register_basic_allocations(AllocationRegistry& registry) {
                 [](const ParamSet&, const AllocationContext&) -> std::unique_ptr<AllocationPolicy> {
                   return std::make_unique<Consecutive>();
                 },
-                "Seed 003 §3.4's sequential allocation."});
+                "The sequential allocation of Navaridas et al. 2019, §3.4."});
   registry.add({"random",
                 "free nodes drawn uniformly at random from the run's seed",
                 {},

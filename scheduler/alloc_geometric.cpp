@@ -1,4 +1,4 @@
-// geometric: clusters of consecutive free nodes with geometrically distributed sizes (seed 001 §IV-D).
+// geometric: clusters of consecutive free nodes with geometrically distributed sizes (Mubarak et al. 2019, §IV-D).
 #include <algorithm>
 #include <cmath>
 
@@ -44,15 +44,15 @@ class Geometric : public AllocationPolicy {
 
 void register_geometric_allocation(AllocationRegistry& registry) {
   registry.add({"geometric",
-                "clusters of consecutive free nodes with geometric sizes (seed 001 §IV-D)",
+                "clusters of consecutive free nodes with geometric sizes (Mubarak et al. 2019, §IV-D)",
                 {real_param("mean", "8", "mean cluster size in nodes", 1)},
                 [](const ParamSet& p, const AllocationContext&) -> std::unique_ptr<AllocationPolicy> {
                   return std::make_unique<Geometric>(p.get_real("mean"));
                 },
-                "Seed 001's geometric job placement: cluster sizes are drawn from a geometric distribution of "
-                "mean `mean` by inverse transform sampling; each cluster starts at a random free node and takes "
-                "the consecutive free nodes from there, cut at the first busy one, until the job has its "
-                "nodes."});
+                "The geometric job placement of Mubarak et al. 2019, §IV-D: cluster sizes are drawn from a "
+                "geometric distribution of mean `mean` by inverse transform sampling; each cluster starts at a "
+                "random free node and takes the consecutive free nodes from there, cut at the first busy one, "
+                "until the job has its nodes."});
 }
 
 }  // namespace interflow::scheduler

@@ -1,5 +1,5 @@
 #pragma once
-// Resource allocation (seed 003 §3.4; manual/scheduler.md "Allocation"): which free nodes a starting
+// Resource allocation (Navaridas et al. 2019, §3.4; manual/scheduler.md "Allocation"): which free nodes a starting
 // job gets. Node i is endpoint i of the network. Policies are registered by name (one file plus one
 // line in register_allocation_policies): consecutive, random, locality, geometric.
 #include <cstdint>

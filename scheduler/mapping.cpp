@@ -26,14 +26,14 @@ void register_mapping_policies(MappingRegistry& registry) {
                 [](const ParamSet&, const std::vector<Job>&) -> std::unique_ptr<MappingPolicy> {
                   return std::make_unique<ConsecutiveMapping>();
                 },
-                "Seed 003 §3.4's consecutive mapping."});
+                "The consecutive mapping of Navaridas et al. 2019, §3.4."});
   registry.add({"random",
                 "tasks on the allocated nodes in a random order (from the seed and the job)",
                 {},
                 [](const ParamSet&, const std::vector<Job>&) -> std::unique_ptr<MappingPolicy> {
                   return std::make_unique<RandomMapping>();
                 },
-                "Seed 003 §3.4's random mapping: a Fisher-Yates shuffle per job."});
+                "The random mapping of Navaridas et al. 2019, §3.4: a Fisher-Yates shuffle per job."});
   register_file_mapping(registry);
 }
 

@@ -1,5 +1,5 @@
 #pragma once
-// Task mapping (seed 003 §3.4; manual/scheduler.md "Task mapping"): which of a job's allocated nodes
+// Task mapping (Navaridas et al. 2019, §3.4; manual/scheduler.md "Task mapping"): which of a job's allocated nodes
 // each of its tasks runs on, in network-aware runs. Policies are registered by name: consecutive,
 // random, file.
 #include <cstdint>

@@ -1,7 +1,7 @@
 #pragma once
 // The batch-scheduler simulation in network-agnostic mode: jobs arrive at their submit times, a
 // selection policy decides which waiting jobs start, an allocation takes free nodes for them, and a
-// job holds its nodes for its run time (manual/scheduler.md). Metrics follow seed 003 §3.4 and the
+// job holds its nodes for its run time (manual/scheduler.md). Metrics follow Navaridas et al. 2019, §3.4, and the
 // field's standard definitions (Feitelson et al.).
 #include <cstdint>
 #include <limits>

@@ -65,7 +65,8 @@ void register_easy_policies(SelectionRegistry& registry) {
                 "Jobs start in submit order while they fit. The first that does not gets a reservation at the "
                 "shadow time (the earliest time enough nodes are free, from the running jobs' start + "
                 "estimate); later jobs, in submit order, start now if they fit and either end by the shadow "
-                "time or use only the extra nodes the reservation leaves (seed 003 §3.4, aggressive backfilling)."});
+                "time or use only the extra nodes the reservation leaves (Navaridas et al. 2019, §3.4; aggressive "
+                "backfilling)."});
   registry.add({"easy-sjf",
                 "EASY backfilling that tries the later jobs shortest estimate first",
                 {},

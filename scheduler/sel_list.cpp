@@ -37,13 +37,13 @@ void register_list_policies(SelectionRegistry& registry) {
                 "first come, first served: jobs start in submit order; the first that does not fit blocks",
                 {},
                 [](const ParamSet&) -> std::unique_ptr<SelectionPolicy> { return std::make_unique<Fcfs>(); },
-                "Strict submit order, no overtaking (seed 003 §3.4)."});
+                "Strict submit order, no overtaking (Navaridas et al. 2019, §3.4)."});
   registry.add({"sjf",
                 "shortest job first: jobs start in order of estimate; the first that does not fit blocks",
                 {},
                 [](const ParamSet&) -> std::unique_ptr<SelectionPolicy> { return std::make_unique<Sjf>(); },
                 "The queue is ordered by estimated run time (shortest first, ties in submit order) and run "
-                "as a list: no backfilling (seed 003 §3.4)."});
+                "as a list: no backfilling (Navaridas et al. 2019, §3.4)."});
 }
 
 }  // namespace interflow::scheduler

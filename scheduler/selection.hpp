@@ -1,5 +1,5 @@
 #pragma once
-// Job selection: which waiting jobs start now (seed 003 §3.4; manual/scheduler.md "Selection").
+// Job selection: which waiting jobs start now (Navaridas et al. 2019, §3.4; manual/scheduler.md "Selection").
 // A policy sees the queue, the free nodes and the running jobs with their predicted ends (start +
 // estimate) and names the jobs to start; it is registered by name (one file plus one line in
 // register_selection_policies).

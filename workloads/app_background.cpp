@@ -1,4 +1,4 @@
-// Synthetic background jobs for interference studies (seed 001 §IV-C2): every task injects messages
+// Synthetic background jobs for interference studies (Mubarak et al. 2019, §IV-C2): every task injects messages
 // at a fixed fraction of its endpoint's injection capacity, open loop (non-blocking sends separated by
 // fixed gaps, whatever the network does with them), to uniformly random destinations or along a
 // rotating random permutation. Receivers take whatever is addressed to them.
@@ -124,11 +124,12 @@ void register_background_apps(AppRegistry& registry) {
                 "background job: each task injects messages to uniformly random tasks at a fixed rate (open loop)",
                 app_params(injection_params()),
                 [](const ParamSet& p) -> std::unique_ptr<AppKernel> { return std::make_unique<UniformBackground>(p); },
-                "Seed 001's uniform-random background traffic. Every task sends `messages` messages of `bytes` "
-                "(or as many as fit in `duration`) to tasks drawn uniformly at random (not itself), one every "
+                "The uniform-random background traffic of Mubarak et al. 2019, §IV-C2. Every task sends "
+                "`messages` messages of `bytes` (or as many as fit in `duration`) to tasks drawn uniformly at "
+                "random (not itself), one every "
                 "bytes·8 / (rate · endpoint capacity) seconds — non-blocking, so the injection schedule does "
                 "not slow down when the network does — and receives what is sent to it. `rate` is the "
-                "fraction of the injection link's capacity (seed 001 sweeps 2 % to 36.5 %)."});
+                "fraction of the injection link's capacity (Mubarak et al. 2019 sweep 2 % to 36.5 %)."});
   registry.add(
       {"permutation_bg", "background job: rotating random permutation at a fixed injection rate (open loop)",
        app_params([] {
@@ -138,11 +139,12 @@ void register_background_apps(AppRegistry& registry) {
          return params;
        }()),
        [](const ParamSet& p) -> std::unique_ptr<AppKernel> { return std::make_unique<RotatingPermutation>(p); },
-       "Seed 001's rotating random permutation: each task sends to one destination until `switch_bytes` "
-       "have gone there (floor(switch_bytes / bytes) messages), then moves to its next one; the "
+       "The rotating random permutation of Mubarak et al. 2019, §IV-C2: each task sends to one "
+       "destination until `switch_bytes` have gone there (floor(switch_bytes / bytes) messages), then "
+       "moves to its next one; the "
        "destinations of each round form a uniformly random permutation of the tasks (a task drawn to "
        "itself stays idle for the round). Injection as in `uniform_bg`: one message every bytes·8 / (rate · "
-       "endpoint capacity) seconds, non-blocking. Seed 001 scales switch_bytes from 250 KiB to 8 MiB."});
+       "endpoint capacity) seconds, non-blocking. Mubarak et al. 2019 scale switch_bytes from 250 KiB to 8 MiB."});
 }
 
 }  // namespace interflow::workloads

@@ -1,4 +1,4 @@
-// Datacentre pseudo-applications (seed 003 §3.3.3): MapReduce, unstructured graph analytics and
+// Datacentre pseudo-applications (Navaridas et al. 2019, §3.3.3): MapReduce, unstructured graph analytics and
 // dcntraffic.
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-// HPC application skeletons after seed 001 §IV-C (its foreground workloads, there replayed from
+// HPC application skeletons after Mubarak et al. 2019, §IV-C (its foreground workloads, there replayed from
 // Scalable Workload Models): a LAMMPS-like molecular-dynamics step, a Nekbone-like conjugate-gradient
 // iteration and a 3-D nearest-neighbour exchange. They keep the communication structure the paper
 // describes (message kinds, blocking behaviour, collectives), with sizes as parameters.
@@ -122,7 +122,7 @@ class Nekbone : public AppKernel {
 };
 
 // 3-D nearest neighbour: iterations of non-blocking sends and receives with the grid neighbours
-// followed by a wait-all, as in seed 001's nearest-neighbour SWM (64 or 128 KiB messages).
+// followed by a wait-all, as in the nearest-neighbour SWM of Mubarak et al. 2019 (64 or 128 KiB messages).
 class NearestNeighbour3d : public AppKernel {
  public:
   explicit NearestNeighbour3d(const ParamSet& p) : p_(p) {}
@@ -164,8 +164,8 @@ std::vector<ParamSpec> concat(std::vector<ParamSpec> a, const std::vector<ParamS
 
 void register_hpc_apps(AppRegistry& registry) {
   registry.add({"lammps",
-                "LAMMPS-like molecular dynamics (seed 001): staged 3-D ghost exchange with blocking sends, forces, "
-                "reverse exchange, small allreduces",
+                "LAMMPS-like molecular dynamics (Mubarak et al. 2019): staged 3-D ghost exchange with blocking "
+                "sends, forces, reverse exchange, small allreduces",
                 app_params(concat(
                     {grid_dims_param(), real_param("bytes", "65536", "bytes of each forward (ghost-atom) message", 0, kMaxBytes),
                      real_param("reverse_bytes", "32768", "bytes of each reverse (ghost-force) message", 0, kMaxBytes),
@@ -180,11 +180,11 @@ void register_hpc_apps(AppRegistry& registry) {
                 "blocking send of `bytes`, wait (so corner ghosts travel through faces and the dimensions are "
                 "serialised); then it computes for `compute` seconds and returns ghost forces (`reverse_bytes`) in "
                 "the opposite order (z, y, x). Every `allreduce_every` timesteps all tasks run `allreduces` "
-                "allreduces of `allreduce_bytes` (thermodynamic sums). Seed 001 §IV-C: point-to-point with "
-                "large messages, blocking sends and non-blocking receives, plus small allreduces."});
+                "allreduces of `allreduce_bytes` (thermodynamic sums). Mubarak et al. 2019, §IV-C: point-to-point "
+                "with large messages, blocking sends and non-blocking receives, plus small allreduces."});
   registry.add(
       {"nekbone",
-       "Nekbone-like conjugate gradient (seed 001): gather-scatter with 3-D neighbours and many 8-byte "
+       "Nekbone-like conjugate gradient (Mubarak et al. 2019): gather-scatter with 3-D neighbours and many 8-byte "
        "allreduces",
        app_params(concat(
            {grid_dims_param(), real_param("bytes", "16384", "bytes of each face message of the gather-scatter", 0, kMaxBytes),
@@ -199,11 +199,11 @@ void register_hpc_apps(AppRegistry& registry) {
        "`compute` seconds, then runs the gather-scatter: it posts receives from and sends (non-blocking) "
        "to each neighbour — face neighbours `bytes`, and with `neighbours=26` edge neighbours "
        "`edge_bytes` and corner neighbours `corner_bytes` — and waits; then all tasks run `allreduces` "
-       "allreduces of `allreduce_bytes` (8: one double per dot product). Seed 001 §IV-C: many 8-byte "
+       "allreduces of `allreduce_bytes` (8: one double per dot product). Mubarak et al. 2019, §IV-C: many 8-byte "
        "collectives and medium-sized non-blocking point-to-point messages."});
   registry.add(
       {"nn3d",
-       "3-D nearest neighbour (seed 001): iterations of non-blocking 64/128 KiB exchanges with the grid "
+       "3-D nearest neighbour (Mubarak et al. 2019): iterations of non-blocking 64/128 KiB exchanges with the grid "
        "neighbours and a wait-all",
        app_params({grid_dims_param(), real_param("bytes", "131072", "bytes to each neighbour per iteration", 0, kMaxBytes),
                    choice_param("neighbours", "6", {"6", "26"}, "face neighbours, or also edges and corners"),
@@ -212,7 +212,7 @@ void register_hpc_apps(AppRegistry& registry) {
        [](const ParamSet& p) -> std::unique_ptr<AppKernel> { return std::make_unique<NearestNeighbour3d>(p); },
        "Tasks form a periodic 3-D grid; every iteration each task computes for `compute` seconds, "
        "posts a receive from each neighbour, sends `bytes` to each (non-blocking) and waits for all "
-       "(MPI_Waitall). Seed 001 uses 64 KiB and 128 KiB messages (run it twice, or two "
+       "(MPI_Waitall). Mubarak et al. 2019 use 64 KiB and 128 KiB messages (run it twice, or two "
        "applications, for both)."});
 }
 

@@ -1,4 +1,4 @@
-// Causality-enhanced static patterns (seed 003 §3.3.3): the flows of any static pattern, among the
+// Causality-enhanced static patterns (Navaridas et al. 2019, §3.3.3): the flows of any static pattern, among the
 // application's tasks, in phases of a given number of flows.
 #include "core/error.hpp"
 #include "workloads/application.hpp"

@@ -1,4 +1,4 @@
-// Scientific pseudo-applications (seed 003 §3.3.3): halo-exchange stencils, wavefront sweeps and an
+// Scientific pseudo-applications (Navaridas et al. 2019, §3.3.3): halo-exchange stencils, wavefront sweeps and an
 // n-body ring pipeline, on a logical grid of tasks (task id = x + X*(y + Y*z), x fastest).
 #include <array>
 

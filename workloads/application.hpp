@@ -1,6 +1,6 @@
 #pragma once
-// Pseudo-applications (seed 003 §3.3.3, seed 001 §IV-C): kernels that write a program for each task
-// (engine/program.hpp), and their placement on the network's endpoints.
+// Pseudo-applications (Navaridas et al. 2019, §3.3.3; Mubarak et al. 2019, §IV-C): kernels that write
+// a program for each task (core/program.hpp), and their placement on the network's endpoints.
 //
 // An application spec is a kernel name with its parameters plus the parameters every kernel takes:
 //   stencil3d:tasks=512,bytes=65536,iters=10,placement=random,class=1,arrival=0.5

@@ -1,7 +1,7 @@
 #pragma once
-// Arrival processes: when the flows of a pattern start in the dynamic engine (Navaridas et al. 2019,
-// §3.2: sized flows injected all at once or at a rate). Each process is a plugin, one file each
-// (arrival_zero.cpp, arrival_poisson.cpp), registered by name: `--arrival zero`,
+// Arrival processes: when the flows of a pattern start in the dynamic engine (the sized flows of
+// Navaridas et al. 2019, §3.1, here injected all at once or at a rate). Each process is a plugin, one
+// file each (arrival_zero.cpp, arrival_poisson.cpp), registered by name: `--arrival zero`,
 // `--arrival poisson:load=0.3`.
 #include <cstdint>
 #include <string>

@@ -1,6 +1,7 @@
 // Poisson arrivals at an offered load: flows start in a random order drawn from the seed, with
 // exponential gaps whose rate makes the offered bits per second `load` x the endpoints' total
-// injection capacity (Navaridas et al. 2019, §3.2; manual/dynamic.md "Flows from a pattern").
+// injection capacity: an open-loop load for the sized flows of Navaridas et al. 2019, §3.1, which
+// gives no arrival process of its own (manual/dynamic.md "Flows from a pattern").
 #include <cmath>
 #include <numeric>
 
@@ -53,7 +54,7 @@ void register_poisson_arrival(ArrivalRegistry& registry) {
          return std::make_unique<PoissonArrival>(p.get_real("load"));
        },
        "The order of the flows is a random permutation drawn from the run seed; the gaps are exponential with "
-       "mean (mean flow size in bits) / (load x endpoints x endpoint capacity). Navaridas et al. 2019, §3.2."});
+       "mean (mean flow size in bits) / (load x endpoints x endpoint capacity). An open-loop load for the sized flows of Navaridas et al. 2019, §3.1."});
 }
 
 }  // namespace interflow::workloads

@@ -1,5 +1,5 @@
 // Every flow starts at time 0 (a closed batch, as INRFlow's static-like dynamic runs; Navaridas et al.
-// 2019, §3.2).
+// 2019, §3.1).
 #include "workloads/arrival.hpp"
 
 namespace interflow::workloads {

@@ -1,5 +1,5 @@
 #pragma once
-// A flow workload from a traffic pattern (Navaridas et al. 2019, §3.2): the pattern's flows, each of
+// A flow workload from a traffic pattern (Navaridas et al. 2019, §3.1 and §3.3.1): the pattern's flows, each of
 // `bytes`, starting as an arrival process says, optionally in phases of `phase_size` flows in pattern
 // order, each phase starting when the previous one is delivered (INRFlow's causality-enhanced
 // patterns).

@@ -1,8 +1,9 @@
 #pragma once
 // Trace readers and writers (manual/traces.md): GOAL schedules (LogGOPSim), VEF traces (UCLM's VEF
-// framework) and INRFlow's plain trace format, all read into operation graphs (engine/op_graph.hpp)
-// that the graph engine replays with the trace's causality. The readers stream the file (one line in
-// memory), check counts against headers and name the file and line of anything malformed.
+// framework) and INRFlow's plain trace format, all read into operation graphs (core/op_graph.hpp)
+// that the application driver (engine/drivers/driver.hpp) replays with the trace's causality. The
+// readers stream the file (one line in memory), check counts against headers and name the file and
+// line of anything malformed.
 #include <array>
 #include <cstdint>
 #include <ostream>

@@ -58,15 +58,18 @@ RunResult Driver::run(const std::vector<Application>& apps) {
   take_applications(apps);
   number_messages();
   link_dependents();
+  mark_awaited();
   transport_.open(res_.messages, res_.flows);
   prepare_state();
   run_batches();
   transport_.close();
-  report_blocked();
-  count_unreceived();
-  std::vector<double> arrivals(apps.size());
-  for (std::size_t a = 0; a < apps.size(); ++a) arrivals[a] = apps[a].arrival_s;
-  summarise_applications(res_, arrivals);
+  if (options_.summarise) {
+    report_blocked();
+    count_unreceived();
+    std::vector<double> arrivals(apps.size());
+    for (std::size_t a = 0; a < apps.size(); ++a) arrivals[a] = apps[a].arrival_s;
+    summarise_applications(res_, arrivals);
+  }
   converted_.clear();
   return std::move(res_);
 }
@@ -102,40 +105,58 @@ void Driver::take_applications(const std::vector<Application>& apps) {
 // The sends in message order: operation order, or, when a graph gives start times, by start time and
 // message key (flows that run at the same time then sit together in memory). In the second case each
 // message's route index is its position in operation order (or its key), so it is routed as it
-// would have been numbered without the sort.
+// would have been numbered without the sort; an index equal to the message's own number is left out.
 std::vector<std::uint32_t> Driver::order_messages() {
-  std::vector<std::uint32_t> sends;
   std::size_t count = 0;
-  for (const OpGraph* g : graphs_) count += static_cast<std::size_t>(std::count(g->kind.begin(), g->kind.end(), GraphOp::Send));
-  sends.reserve(count);
   bool timed = false;
-  for (const OpGraph* g : graphs_) timed = timed || !g->not_before.empty();
-  for (std::size_t a = 0; a < graphs_.size(); ++a)
-    for (std::uint32_t i = 0; i < graphs_[a]->size(); ++i)
-      if (graphs_[a]->kind[i] == GraphOp::Send) sends.push_back(static_cast<std::uint32_t>(res_.op_base[a] + i));
-  if (sends.size() >= std::numeric_limits<std::uint32_t>::max() - 1)
-    throw InputError("applications: more than 2^32 messages");
-  if (!timed) return sends;
-  std::vector<std::tuple<double, std::uint32_t, std::uint32_t>> keyed(sends.size());  // time, key, op
+  for (const OpGraph* g : graphs_) {
+    count += static_cast<std::size_t>(std::count(g->kind.begin(), g->kind.end(), GraphOp::Send));
+    timed = timed || !g->not_before.empty();
+  }
+  if (count >= std::numeric_limits<std::uint32_t>::max() - 1) throw InputError("applications: more than 2^32 messages");
+  std::vector<std::uint32_t> sends, keys;
+  sends.reserve(count);
+  if (timed) keys.reserve(count);
+  bool sorted = true, identity = true;
+  double last_time = -kNever;
   std::uint32_t send_base = 0;  // sends of the applications before
-  std::size_t k = 0;
   for (std::size_t a = 0; a < graphs_.size(); ++a) {
     const OpGraph& g = *graphs_[a];
     std::uint32_t index = 0;
-    for (; k < sends.size() && app_of(sends[k]) == a; ++k, ++index) {
-      const std::uint32_t i = local(sends[k]);
+    for (std::uint32_t i = 0; i < g.size(); ++i) {
+      if (g.kind[i] != GraphOp::Send) continue;
+      sends.push_back(static_cast<std::uint32_t>(res_.op_base[a] + i));
+      if (!timed) continue;
       const double t = (*apps_)[a].arrival_s + (g.not_before.empty() ? 0.0 : g.not_before[i]);
-      keyed[k] = {t, send_base + (g.message_key.empty() ? index : g.message_key[i]), sends[k]};
+      const std::uint32_t key = send_base + (g.message_key.empty() ? index : g.message_key[i]);
+      sorted = sorted && (t > last_time || (t == last_time && (keys.empty() || key > keys.back())));
+      identity = identity && key == keys.size();
+      last_time = t;
+      keys.push_back(key);
+      ++index;
     }
     send_base += index;
   }
-  if (!std::is_sorted(keyed.begin(), keyed.end())) std::sort(keyed.begin(), keyed.end());
-  res_.messages.route_index.resize(sends.size());
+  if (!timed) return sends;
+  if (!sorted) sort_by_start(sends, keys);
+  if (!identity || !sorted) res_.messages.route_index = std::move(keys);
+  return sends;
+}
+
+// Sorts the sends (and their keys) by start time and key.
+void Driver::sort_by_start(std::vector<std::uint32_t>& sends, std::vector<std::uint32_t>& keys) const {
+  std::vector<std::tuple<double, std::uint32_t, std::uint32_t>> keyed(sends.size());  // time, key, op
+  for (std::size_t k = 0; k < sends.size(); ++k) {
+    const std::size_t a = app_of(sends[k]);
+    const OpGraph& g = *graphs_[a];
+    keyed[k] = {(*apps_)[a].arrival_s + (g.not_before.empty() ? 0.0 : g.not_before[local(sends[k])]), keys[k],
+                sends[k]};
+  }
+  std::sort(keyed.begin(), keyed.end());
   for (std::size_t m = 0; m < keyed.size(); ++m) {
     sends[m] = std::get<2>(keyed[m]);
-    res_.messages.route_index[m] = std::get<1>(keyed[m]);
+    keys[m] = std::get<1>(keyed[m]);
   }
-  return sends;
 }
 
 // One message per send: its ends (through the placement), size, class and application; the receive
@@ -158,13 +179,26 @@ void Driver::number_messages() {
         op_rank_[base + i] = res_.task_offset[a] + r;
   }
   res_.message_op = order_messages();
+  fill_messages();
+}
+
+// The message table in message order. Left empty where it says nothing: the classes when every
+// message is in class 0, the applications when there is one, the receives when no graph has one.
+void Driver::fill_messages() {
   MessageTable& m = res_.messages;
   const std::size_t n = res_.message_op.size();
+  bool classes = false, receives = false;
+  for (std::size_t a = 0; a < graphs_.size(); ++a) {
+    classes = classes || (*apps_)[a].service_class != 0 ||
+              std::any_of(graphs_[a]->klass.begin(), graphs_[a]->klass.end(),
+                          [](std::uint8_t k) { return k != kAppClass && k != 0; });
+    receives = receives || std::count(graphs_[a]->kind.begin(), graphs_[a]->kind.end(), GraphOp::Recv) > 0;
+  }
   m.ends.reserve(n);
   m.bytes.reserve(n);
-  m.service_class.reserve(n);
-  res_.message_app.reserve(n);
-  message_recv_.reserve(n);
+  if (classes) m.service_class.reserve(n);
+  if (graphs_.size() > 1) res_.message_app.reserve(n);
+  if (receives) message_recv_.reserve(n);
   for (std::uint32_t op : res_.message_op) {
     const std::size_t a = app_of(op);
     const Application& app = (*apps_)[a];
@@ -174,15 +208,19 @@ void Driver::number_messages() {
     op_message_[op] = id;
     m.ends.add(app.placement[op_rank_[op] - res_.task_offset[a]], app.placement[g.peer[i]]);
     m.bytes.push_back(g.value[i]);
-    m.service_class.push_back(g.klass[i] == kAppClass ? app.service_class : g.klass[i]);
-    res_.message_app.push_back(static_cast<std::uint32_t>(a));
-    message_recv_.push_back(g.match[i] == kNoOp ? kNone : base + g.match[i]);
+    if (classes) m.service_class.push_back(g.klass[i] == kAppClass ? app.service_class : g.klass[i]);
+    if (graphs_.size() > 1) res_.message_app.push_back(static_cast<std::uint32_t>(a));
+    if (receives) message_recv_.push_back(g.match[i] == kNoOp ? kNone : base + g.match[i]);
     if (g.match[i] != kNoOp) op_message_[base + g.match[i]] = id;
   }
 }
 
-// Who depends on each operation (entry: dependent << 1 | on_start), applications concatenated.
+// Who depends on each operation (entry: dependent << 1 | on_start), applications concatenated; left
+// empty when no operation depends on another (flows without dependencies).
 void Driver::link_dependents() {
+  out_offsets_.clear();
+  dependents_.clear();
+  if (std::all_of(graphs_.begin(), graphs_.end(), [](const OpGraph* g) { return g->deps.empty(); })) return;
   if (graphs_.size() == 1) {  // one application: its own lists are the global ones
     Dependents d = dependents_of(*graphs_[0]);
     out_offsets_ = std::move(d.offsets);
@@ -191,7 +229,6 @@ void Driver::link_dependents() {
   }
   out_offsets_.assign(1, 0);
   out_offsets_.reserve(total_ops_ + std::size_t{1});
-  dependents_.clear();
   for (std::size_t a = 0; a < graphs_.size(); ++a) {
     const Dependents d = dependents_of(*graphs_[a]);
     const std::uint64_t entry_base = dependents_.size();
@@ -201,15 +238,38 @@ void Driver::link_dependents() {
   }
 }
 
+// The messages whose delivery some operation waits for: a matched receive, or a flow (a send that
+// completes on delivery) others depend on. The transport reports only those deliveries; every other
+// flow's send completes when its transfer ends (its finish time is in the result all the same).
+void Driver::mark_awaited() {
+  const std::size_t n = res_.messages.size();
+  std::vector<std::uint8_t> awaited(n, 1);
+  bool all = true;
+  for (MessageId m = 0; m < n; ++m) {
+    const std::uint32_t op = res_.message_op[m];
+    const bool received = !message_recv_.empty() && message_recv_[m] != kNone;
+    const bool flow = graph_of_op(op).flags[local(op)] & kSendUntilDelivered;
+    const bool depended_on = !out_offsets_.empty() && out_offsets_[op + 1] > out_offsets_[op];
+    awaited[m] = received || (flow && depended_on) ? 1 : 0;
+    all = all && awaited[m];
+  }
+  res_.messages.awaited = all ? std::vector<std::uint8_t>() : std::move(awaited);
+}
+
 void Driver::prepare_state() {
   const std::size_t n = res_.messages.size();
   status_.assign(total_ops_, 0);
-  next_queued_.assign(total_ops_, kNone);
   delivered_.assign(n, 0);
   cpu_head_.assign(total_ranks_, kNone);
   cpu_tail_.assign(total_ranks_, kNone);
   cpu_busy_.assign(total_ranks_, 0);
   ops_left_.assign(total_ranks_, 0);
+  // The queues of calcs waiting for a CPU and of sends waiting for a slot are linked through
+  // next_queued_: needed only when some calc uses the CPU or messages in flight are limited.
+  bool queues = options_.max_in_flight > 0;
+  for (const OpGraph* g : graphs_)
+    queues = queues || std::any_of(g->flags.begin(), g->flags.end(), [&](std::uint8_t f) { return f & kCalcUsesCpu; });
+  next_queued_.assign(queues ? total_ops_ : 0, kNone);
   if (options_.max_in_flight > 0) {
     in_flight_.assign(total_ranks_, 0);
     send_head_.assign(total_ranks_, kNone);
@@ -228,38 +288,66 @@ void Driver::prepare_state() {
   list_initial_starts();
 }
 
-// Operations free of dependencies in graphs with start times start from a list sorted by time (a
-// million-entry heap would cost a cache miss per level on every pop). Sends come in message order,
-// which is already by start time; the few other operations (phase barriers) are merged in.
+// Operations free of dependencies in graphs with start times start in time order without a heap (a
+// million-entry heap would cost a cache miss per level on every pop): the sends straight from the
+// message order, which is by start time; the few other operations (phase barriers) from a short
+// sorted list.
 void Driver::list_initial_starts() {
   initial_.clear();
   next_initial_ = 0;
-  const auto start_time = [&](std::uint32_t op) {
-    const std::size_t a = app_of(op);
-    return (*apps_)[a].arrival_s + graphs_[a]->not_before[op - res_.op_base[a]];
-  };
-  for (std::uint32_t op : res_.message_op)
-    if (pending_[op] == 0 && !graphs_[app_of(op)]->not_before.empty()) initial_.push_back({start_time(op), op});
-  const std::size_t sends = initial_.size();
+  next_initial_send_ = 0;
   for (std::size_t a = 0; a < graphs_.size(); ++a) {
     const OpGraph& g = *graphs_[a];
     if (g.not_before.empty()) continue;
-    for (std::uint32_t i = 0; i < g.size(); ++i) {
-      const auto op = static_cast<std::uint32_t>(res_.op_base[a] + i);
-      if (pending_[op] == 0 && g.kind[i] != GraphOp::Send) initial_.push_back({start_time(op), op});
+    for (std::uint32_t i = 0; i < g.size(); ++i)
+      if (g.kind[i] != GraphOp::Send && g.dep_offsets[i + 1] == g.dep_offsets[i])
+        initial_.push_back({(*apps_)[a].arrival_s + g.not_before[i], static_cast<std::uint32_t>(res_.op_base[a] + i)});
+  }
+  std::stable_sort(initial_.begin(), initial_.end(), [](const Timed& x, const Timed& y) { return x.time < y.time; });
+  skip_to_initial_send();
+}
+
+// Moves the send cursor to the next send that starts from the list (no dependencies, a start time).
+void Driver::skip_to_initial_send() {
+  while (next_initial_send_ < res_.message_op.size()) {
+    const std::uint32_t op = res_.message_op[next_initial_send_];
+    const OpGraph& g = graph_of_op(op);
+    const std::uint32_t i = local(op);
+    if (!g.not_before.empty() && g.dep_offsets[i + 1] == g.dep_offsets[i]) return;
+    ++next_initial_send_;
+  }
+}
+
+double Driver::next_initial_time() const {
+  double t = next_initial_ < initial_.size() ? initial_[next_initial_].time : kNever;
+  if (next_initial_send_ < res_.message_op.size()) {
+    const std::uint32_t op = res_.message_op[next_initial_send_];
+    const std::size_t a = app_of(op);
+    t = std::min(t, (*apps_)[a].arrival_s + graphs_[a]->not_before[local(op)]);
+  }
+  return t;
+}
+
+// The next operation of the list (the caller checked next_initial_time()): on a tie, the send first.
+std::uint32_t Driver::pop_initial() {
+  const double t = next_initial_time();
+  if (next_initial_send_ < res_.message_op.size()) {
+    const std::uint32_t op = res_.message_op[next_initial_send_];
+    const std::size_t a = app_of(op);
+    if ((*apps_)[a].arrival_s + graphs_[a]->not_before[local(op)] == t) {
+      ++next_initial_send_;
+      skip_to_initial_send();
+      return op;
     }
   }
-  const auto earlier = [](const Timed& x, const Timed& y) { return x.time < y.time; };
-  std::stable_sort(initial_.begin() + static_cast<std::ptrdiff_t>(sends), initial_.end(), earlier);
-  std::inplace_merge(initial_.begin(), initial_.begin() + static_cast<std::ptrdiff_t>(sends), initial_.end(), earlier);
+  return initial_[next_initial_++].op;
 }
 
 void Driver::run_batches() {
   if (options_.progress) options_.progress->phase("simulating: messages sent", res_.messages.size());
   for (;;) {
     const double next =
-        std::min({transport_.next_event(), events_.empty() ? kNever : events_.top().time,
-                  next_initial_ < initial_.size() ? initial_[next_initial_].time : kNever});
+        std::min({transport_.next_event(), events_.empty() ? kNever : events_.top().time, next_initial_time()});
     if (next == kNever) break;
     horizon_ = transport_.advance_to(next);
     sent_.clear();
@@ -282,7 +370,7 @@ void Driver::handle_due_events(double horizon) {
   for (;;) {
     const double d = transport_.next_delivery();
     const double e = events_.empty() ? kNever : events_.top().time;
-    const double i = next_initial_ < initial_.size() ? initial_[next_initial_].time : kNever;
+    const double i = next_initial_time();
     if (std::min({d, e, i}) > horizon) return;
     ++batch_events_;
     if (d <= e && d <= i) {
@@ -292,7 +380,7 @@ void Driver::handle_due_events(double horizon) {
       events_.pop();
       handle_event(ev);
     } else {
-      start_due(initial_[next_initial_++].op);
+      start_due(pop_initial());
     }
   }
 }
@@ -379,6 +467,7 @@ void Driver::complete_op(std::uint32_t op) {
 }
 
 void Driver::notify(std::uint32_t op, bool started) {
+  if (out_offsets_.empty()) return;  // nothing depends on anything
   for (std::uint64_t j = out_offsets_[op]; j < out_offsets_[op + 1]; ++j)
     if (((dependents_[j] & 1) != 0) == started && --pending_[dependents_[j] >> 1] == 0)
       ready_.push_back(dependents_[j] >> 1);
@@ -406,7 +495,9 @@ void Driver::start_send(std::uint32_t op) {
 void Driver::send_ended(MessageId msg) {
   ++sent_count_;
   const std::uint32_t op = res_.message_op[msg];
-  if (!(graph_of_op(op).flags[local(op)] & kSendUntilDelivered)) complete_op(op);
+  // A send completes now; a flow when delivered, unless nothing waits for its delivery.
+  if (!(graph_of_op(op).flags[local(op)] & kSendUntilDelivered) || !res_.messages.delivery_awaited(msg))
+    complete_op(op);
   if (options_.max_in_flight == 0) return;
   const std::uint32_t rank = op_rank_[op];
   --in_flight_[rank];
@@ -422,7 +513,7 @@ void Driver::delivered(MessageId msg) {
   delivered_[msg] = 1;
   const std::uint32_t send = res_.message_op[msg];
   if (graph_of_op(send).flags[local(send)] & kSendUntilDelivered) complete_op(send);
-  const std::uint32_t recv = message_recv_[msg];
+  const std::uint32_t recv = message_recv_.empty() ? kNone : message_recv_[msg];
   if (recv != kNone && (status_[recv] & kStarted) && !(status_[recv] & kCompleted)) complete_op(recv);
 }
 

@@ -33,6 +33,7 @@ struct DriverOptions {
   double cpu_scale = 1.0;           // multiplies every scaled calc (a program's compute())
   std::uint32_t max_in_flight = 0;  // per rank: messages under transfer at once (INRFlow's injmode); 0 = no limit
   bool record_operations = false;   // keep every operation's start and completion time
+  bool summarise = true;            // per-application summaries and the blocked-task report
   Progress* progress = nullptr;
 };
 
@@ -57,8 +58,8 @@ struct AppResult {
 struct RunResult {
   // One message per send, applications in order; within an application, sends in operation order
   // (or, when the graph gives start times, by start time and message key).
-  MessageTable messages;
-  std::vector<std::uint32_t> message_app;  // per message: its application
+  MessageTable messages;  // service_class empty when every message is in class 0
+  std::vector<std::uint32_t> message_app;  // per message: its application (empty: one application)
   std::vector<std::uint32_t> message_op;   // per message: its send (global operation id)
   TransportResult flows;                   // per message: times and state; per link; series
   // Per task, applications concatenated (app a's task t is task_offset[a] + t).
@@ -105,10 +106,16 @@ class Driver {
   // Set-up.
   void take_applications(const std::vector<Application>& apps);
   void number_messages();
+  void fill_messages();
   std::vector<std::uint32_t> order_messages();
+  void sort_by_start(std::vector<std::uint32_t>& sends, std::vector<std::uint32_t>& keys) const;
   void link_dependents();
+  void mark_awaited();
   void prepare_state();
   void list_initial_starts();
+  void skip_to_initial_send();
+  double next_initial_time() const;
+  std::uint32_t pop_initial();
   // The event loop.
   void run_batches();
   void handle_due_events(double horizon);
@@ -159,8 +166,8 @@ class Driver {
   std::vector<std::uint8_t> cpu_busy_;
 
   std::priority_queue<Event, std::vector<Event>, std::greater<>> events_;
-  std::vector<Timed> initial_;  // operations free of dependencies with a start time, sorted
-  std::size_t next_initial_ = 0;
+  std::vector<Timed> initial_;  // operations but sends free of dependencies with a start time, sorted
+  std::size_t next_initial_ = 0, next_initial_send_ = 0;
   std::vector<std::uint32_t> ready_;
   std::vector<MessageId> sent_;
   double horizon_ = 0;

@@ -76,7 +76,7 @@ BlockedTask Driver::blocked_rank(std::uint32_t rank, std::uint32_t op) const {
 
 void Driver::count_unreceived() {
   for (std::size_t msg = 0; msg < delivered_.size(); ++msg) {
-    const std::uint32_t recv = message_recv_[msg];
+    const std::uint32_t recv = message_recv_.empty() ? kNone : message_recv_[msg];
     const bool flow = graph_of_op(res_.message_op[msg]).flags[local(res_.message_op[msg])] & kSendUntilDelivered;
     if (delivered_[msg] && !flow && (recv == kNone || !(status_[recv] & kStarted))) ++res_.unreceived_messages;
   }
@@ -103,15 +103,16 @@ void summarise_applications(RunResult& res, const std::vector<double>& arrival_s
   }
   // Latencies of delivered messages, per application.
   std::vector<std::vector<float>> latencies(num_apps);
+  const auto app_of_message = [&](std::size_t msg) { return res.message_app.empty() ? 0 : res.message_app[msg]; };
   for (std::size_t msg = 0; msg < m.size(); ++msg) {
-    AppResult& ar = res.apps[res.message_app[msg]];
+    AppResult& ar = res.apps[app_of_message(msg)];
     ++ar.messages;
     ar.bytes += m.bytes[msg];
     if (r.state[msg] != FlowState::Delivered && r.state[msg] != FlowState::Self) continue;
     const double latency = r.finish_s[msg] - r.start_s[msg];
     ar.mean_latency_s += latency;
     ar.max_latency_s = std::max(ar.max_latency_s, latency);
-    latencies[res.message_app[msg]].push_back(static_cast<float>(latency));
+    latencies[app_of_message(msg)].push_back(static_cast<float>(latency));
   }
   for (std::size_t a = 0; a < num_apps; ++a) {
     std::vector<float>& l = latencies[a];

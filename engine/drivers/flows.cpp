@@ -30,6 +30,7 @@ TransportResult run_flows(const Network& net, Transport& transport, const FlowWo
   std::iota(apps[0].placement.begin(), apps[0].placement.end(), EndpointId{0});
   DriverOptions options;
   options.progress = progress;
+  options.summarise = false;  // a flow's result is its own; the one "application" needs no summary
   RunResult run = Driver(net, transport, options).run(apps);
 
   // Messages back into flow order: flow f is the message of its operation.

@@ -80,7 +80,7 @@ bool FlowTransport::start(MessageId f) {
     r.state[f] = self ? FlowState::Self : !paths.routed(f) ? FlowState::Unroutable : FlowState::Delivered;
     r.transfer_end_s[f] = now_;
     r.finish_s[f] = now_ + (r.state[f] == FlowState::Delivered ? r.latency_s[f] : 0.0);
-    deliveries_.push({r.finish_s[f], f});
+    if (messages_->delivery_awaited(f)) deliveries_.push({r.finish_s[f], f});
     return false;
   }
   flow_[f].phase = Phase::Active;
@@ -116,7 +116,7 @@ void FlowTransport::take_sent(double horizon, std::vector<MessageId>& sent) {
     r.state[f] = FlowState::Delivered;
     r.transfer_end_s[f] = now_;
     r.finish_s[f] = now_ + r.latency_s[f];
-    deliveries_.push({r.finish_s[f], f});
+    if (messages_->delivery_awaited(f)) deliveries_.push({r.finish_s[f], f});
     total_gbps_ -= flow_[f].rate;
     --active_flows_;
     for (std::uint32_t v = paths.first_var(f); v < paths.end_var(f); ++v) {

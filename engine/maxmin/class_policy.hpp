@@ -1,6 +1,6 @@
 #pragma once
-// How service classes share a link (INRFlow's NP/BA/FP, seed 003 §3.1 Fig. 1, and the traffic classes
-// with a bandwidth cap and a priority of seed 001 §II).
+// How service classes share a link (INRFlow's NP/BA/FP, Navaridas et al. 2019, §3.1
+// and Fig. 1, and the traffic classes with a bandwidth cap and a priority of Mubarak et al. 2019, §II).
 //
 // Every policy is one rule per class: a priority level (0 = served first) and a cap, the fraction of
 // each link's capacity the class may take at its level. Rates are the result of a sequence of max-min
@@ -14,7 +14,7 @@
 // FP:  class c at level c, cap 1: strict priority.
 // BA:  every class at level 0 with cap = its share (shares sum to at most 1); step 2 hands the unused
 //      shares to whoever can use them, so a class alone on a link takes all of it.
-// QoS: each class its own priority and cap (seed 001: a capped high-priority class, the rest below).
+// QoS: each class its own priority and cap (Mubarak et al. 2019: a capped high-priority class, the rest below).
 #include <cstdint>
 #include <string>
 #include <vector>

@@ -1,5 +1,5 @@
 #pragma once
-// Incremental max-min rates under a class policy (engine/class_policy.hpp).
+// Incremental max-min rates under a class policy (engine/maxmin/class_policy.hpp).
 //
 // One IncrementalMaxMin per priority level, solved in order: level k sees on every link the capacity
 // the levels before it left, and each capped class also crosses a virtual link of capacity
@@ -59,7 +59,7 @@ class ClassedMaxMin {
   std::uint32_t stamp_ = 0;
 };
 
-// The same policy solved from scratch with the static solver (engine/maxmin.hpp), level by level, for
+// The same policy solved from scratch with the static solver (engine/maxmin/maxmin.hpp), level by level, for
 // the active variables only (rate 0 for the others). Used to check ClassedMaxMin.
 std::vector<double> solve_classes_from_scratch(const ClassPolicy& policy, std::span<const double> capacity,
                                                std::span<const std::uint64_t> var_offsets,

@@ -1,7 +1,7 @@
 #pragma once
 // Weighted max-min fair rates kept up to date as path variables come and go (the dynamic engine).
 //
-// The variables of the static engine's model (engine/maxmin.hpp) are activated and deactivated one
+// The variables of the static engine's model (engine/maxmin/maxmin.hpp) are activated and deactivated one
 // event batch at a time; after each batch update() re-solves only a set S of variables, those whose
 // rates can change. A variable's level is rate / weight; a saturated link is the bottleneck of the
 // variables at its top level (the highest level on it).

@@ -153,7 +153,8 @@ TEST_CASE("hardening: empty inputs and conflicting options are refused") {
   check_refused("dynamic -t fattree:k=4,n=3 -q -f " + no_flows.string(), {"no flow"});
   check_refused(kStatic + " --json", {"--json", "--quiet"});
   check_refused(kDynamic + " --cpu-scale 2", {"--cpu-scale", "--app"});
-  check_refused(kDynamic + " --load 0.5", {"--load", "poisson"});
+  check_refused(kDynamic + " --arrival zero --load 0.5", {"--load", "poisson"});
+  check_refused(kDynamic + " --arrival poisson:load=0.2 --load 0.5", {"--load", "both"});
   check_refused(kApps + " -f " + fixture("../../bench/reference/flows-after.csv"), {"--flow-file", "--app"});
   check_refused(kSchedule + " --swf " + fixture("swf/tiny.swf"), {"one job source"});
   check_refused(kSchedule + " --estimate-scale 2", {"--estimate-scale", "scaled"});

@@ -94,7 +94,7 @@ TEST_CASE("dynamic: a parking lot shares every hop half and half") {
   for (FlowId f = 0; f < 4; ++f) CHECK(r.transfer_end_s[f] == doctest::Approx(2 * 8e6 / 1e9).epsilon(1e-12));
 }
 
-// INRFlow Fig. 1 (seed 003 §3.1) on the dumbbell cable C: three App flows (class 0) and one I/O flow
+// INRFlow Fig. 1 (Navaridas et al. 2019, §3.1) on the dumbbell cable C: three App flows (class 0) and one I/O flow
 // (class 1), 1 MB each, all from time 0. With S = 8 Mbit:
 //   NP: four flows at C/4, all done at 4S/C;
 //   BA 50/50: App flows C/6 each, I/O C/2 until 2S/C; then the App flows alone at C/3, done at 4S/C;
@@ -120,7 +120,7 @@ TEST_CASE("dynamic: the class policies NP BA and FP reproduce INRFlow Fig. 1") {
   for (FlowId f = 0; f < 3; ++f) CHECK(io_first.transfer_end_s[f] == doctest::Approx(4 * unit).epsilon(1e-9));
 }
 
-// Seed 001 §II: a high-priority class with a bandwidth cap. Two flows of class 0 (priority 0, cap 25 %)
+// Mubarak et al. 2019, §II: a high-priority class with a bandwidth cap. Two flows of class 0 (priority 0, cap 25 %)
 // and one of class 1 (priority 1, no cap) on the cable: class 0 gets its cap, C/8 per flow, class 1 the
 // remaining 3C/4 and is done at 4S/3C; class 0 has then sent S/6 per flow and, alone on the link, takes
 // it all (above its cap, nobody else wants it): C/2 per flow, done at 4S/3C + (5S/6)/(C/2) = 3S/C.

@@ -1,4 +1,4 @@
-// The incremental max-min solver against a solve from scratch (engine/maxmin.hpp) after every batch of
+// The incremental max-min solver against a solve from scratch (engine/maxmin/maxmin.hpp) after every batch of
 // random activations, deactivations and capacity changes, on random small problems with random weights;
 // the class policies (engine/classed_maxmin.hpp) against the same policy solved level by level from scratch.
 #include "engine/maxmin/incremental_maxmin.hpp"

@@ -1,4 +1,4 @@
-// The seed-001 HPC skeletons (lammps, nekbone, nn3d) and the background jobs (uniform_bg,
+// The HPC skeletons after Mubarak et al. 2019 (lammps, nekbone, nn3d) and the background jobs (uniform_bg,
 // permutation_bg): message counts and sizes from closed forms, the injection schedule on a star, and
 // the permutation property of the rotating background. (That they run to completion is checked with
 // every other kernel in applications.cpp.)

@@ -1,4 +1,4 @@
-// Trace readers and the graph engine: hand-made GOAL, VEF and INRFlow fixtures
+// Trace readers and the application driver: hand-made GOAL, VEF and INRFlow fixtures
 // (tests/fixtures/traces) timed on the star by hand, round trips from pseudo-applications through
 // the writers, and malformed input.
 #include "workloads/traces.hpp"

@@ -1,23 +1,24 @@
 #!/usr/bin/env bash
-# Interference study after seed 001 (Fig. 4 and Fig. 7), dynamic engine.
+# Interference and QoS study after Mubarak et al. 2019 (Fig. 4 and Fig. 7), dynamic engine.
 #   Fig. 4: the run time of a foreground application (lammps, nekbone, nn3d skeletons) next to a
 #   uniform-random background job injecting at a growing fraction of the link rate, on a megafly and a
-#   1-D dragonfly of seed 001's Table I (8448 and 8320 nodes, 25 GiB/s links, adaptive routing);
+#   1-D dragonfly of Mubarak et al.'s Table I (8448 and 8320 nodes, 25 GiB/s links, adaptive routing);
 #   slowdown = run time / run time without background.
 #   Fig. 7: the same for lammps on the megafly with QoS (lammps in class 0: priority, 70 % cap; the
 #   background in class 1) against no QoS; the background's metric is its longest message time.
-# Foreground and background are placed at random on the nodes (seed 001 uses geometric clusters;
-# the scheduler issue brings that placement). The background injects for BG_FACTOR (default 6)
-# times the foreground's run time alone, so that it covers the foreground's whole run.
+# Foreground and background are placed at random on the nodes (Mubarak et al. use geometric clusters,
+# §IV-D, which the scheduler's `geometric` allocation implements). The background injects for
+# BG_FACTOR (default 6) times the foreground's run time alone, so that it covers the foreground's
+# whole run.
 # Writes one directory per run (a run whose summary.json exists is not repeated, so an interrupted
 # study resumes), then OUT_DIR/fig4.csv and OUT_DIR/fig7.csv from all of them. Order: Fig. 4 on the
 # megafly, Fig. 7, Fig. 4 on the dragonfly.
-# Usage: examples/seed001-interference.sh [INTERFLOW_BINARY] [OUT_DIR] [SEED]
+# Usage: examples/qos-interference.sh [INTERFLOW_BINARY] [OUT_DIR] [SEED]
 #        (env SCALE=full|small; RATES="0.02 0.05 ..."; APPS="lammps nekbone nn3d";
 #         NETWORKS="megafly dragonfly")
 set -euo pipefail
 bin=${1:-build/release/bin/interflow}
-out=${2:-results/seed001}
+out=${2:-results/qos-interference}
 seed=${3:-1}
 scale=${SCALE:-full}
 factor=${BG_FACTOR:-6}
