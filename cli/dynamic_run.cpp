@@ -1,6 +1,5 @@
 #include "cli/dynamic_run.hpp"
 
-#include <tbb/global_control.h>
 
 #include <algorithm>
 
@@ -140,9 +139,9 @@ DynamicRun run_dynamic(const Plugins& plugins, const DynamicConfig& config) {
   DynamicRun run;
   run.config = config;
   check_link_options(config.network.links);
-  run.threads_used = thread_count(config.threads);
-  tbb::global_control limit(tbb::global_control::max_allowed_parallelism, run.threads_used);
-  Progress progress(config.progress);
+  RunScope scope(config.threads, config.progress);
+  run.threads_used = scope.threads;
+  Progress& progress = scope.progress;
   Stopwatch total, clock;
 
   // Every spec is checked before any work, so a typo fails fast.

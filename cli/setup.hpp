@@ -2,6 +2,8 @@
 // What the static, dynamic and schedule commands share: the network options (declared once, so their
 // names, ranges and meanings cannot drift between commands), building the topology, choosing the
 // routing (the topology's own when none is given) and failing cables.
+#include <tbb/global_control.h>
+
 #include <memory>
 #include <string>
 
@@ -9,6 +11,7 @@
 #include "cli/plugins.hpp"
 #include "cli/run_header.hpp"
 #include "core/failures.hpp"
+#include "core/progress.hpp"
 
 namespace interflow::cli {
 
@@ -41,5 +44,17 @@ NetworkSetup build_network(const Plugins& plugins, const NetworkOptions& options
 void add_network(RunHeader& h, const NetworkSetup& s);
 // Worker threads: `requested`, or every core when 0.
 unsigned thread_count(unsigned requested);
+
+// What every run holds while it works: the limit on worker threads (results do not depend on it)
+// and the progress line on stderr.
+struct RunScope {
+  RunScope(unsigned requested_threads, bool show_progress)
+      : threads(thread_count(requested_threads)),
+        limit(tbb::global_control::max_allowed_parallelism, threads),
+        progress(show_progress) {}
+  unsigned threads;
+  tbb::global_control limit;
+  Progress progress;
+};
 
 }  // namespace interflow::cli

@@ -1,6 +1,5 @@
 #include "cli/static_run.hpp"
 
-#include <tbb/global_control.h>
 
 #include "core/progress.hpp"
 #include "core/system.hpp"
@@ -11,9 +10,9 @@ StaticRun run_static(const Plugins& plugins, const StaticConfig& config) {
   StaticRun run;
   run.config = config;
   check_link_options(config.network.links);
-  run.threads_used = thread_count(config.threads);
-  tbb::global_control limit(tbb::global_control::max_allowed_parallelism, run.threads_used);
-  Progress progress(config.progress);
+  RunScope scope(config.threads, config.progress);
+  run.threads_used = scope.threads;
+  Progress& progress = scope.progress;
   Stopwatch total;
 
   // Validate the topology and pattern specs before doing any work, so a typo fails fast.
