@@ -12,8 +12,6 @@ namespace interflow::cli {
 
 namespace {
 
-Json of(const Summary& s) { return summary_json(s.min, s.median, s.mean, s.max, true); }
-
 // A CSV cell: the number, or empty for a time that never came (NaN).
 std::string num(double v) { return number_text(v); }
 
@@ -106,8 +104,8 @@ Json dynamic_summary(const DynamicRun& run, const RunHeader& header) {
     j["blocked_tasks"] = run.tasks.blocked.size();
     j["unreceived_messages"] = run.tasks.unreceived_messages;
   }
-  j["flow_completion_s"] = of(t.completion_s);
-  j["flow_rate_gbps"] = of(t.rate_gbps);
+  j["flow_completion_s"] = summary_json(t.completion_s, true);
+  j["flow_rate_gbps"] = summary_json(t.rate_gbps, true);
   j["simulation"] = simulation_json(r);
   foot_json(j, timings(run));
   return j;

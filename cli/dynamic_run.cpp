@@ -138,7 +138,6 @@ void simulate(const Plugins& plugins, DynamicRun& run, Progress& progress) {
 DynamicRun run_dynamic(const Plugins& plugins, const DynamicConfig& config) {
   DynamicRun run;
   run.config = config;
-  check_link_options(config.network.links);
   RunScope scope(config.threads, config.progress);
   run.threads_used = scope.threads;
   Progress& progress = scope.progress;

@@ -232,27 +232,29 @@ void OptionTable::apply_config() {
   }
 }
 
-Json OptionTable::echo(const std::map<std::string, Json>& overrides) const {
-  Json j = Json::object();
+std::vector<std::pair<std::string, Json>> OptionTable::effective(const std::map<std::string, Json>& overrides) const {
+  std::vector<std::pair<std::string, Json>> out;
   for (const Entry& e : entries_) {
     const std::string name = long_name(e.option);
     const auto it = overrides.find(name);
-    if (it != overrides.end() && it->second.is_null()) continue;  // left out
-    j[json_key(name)] = it != overrides.end() ? it->second : e.value();
+    if (it == overrides.end())
+      out.emplace_back(name, e.value());
+    else if (!it->second.is_null())  // null: left out
+      out.emplace_back(name, it->second);
   }
+  return out;
+}
+
+Json OptionTable::echo(const std::map<std::string, Json>& overrides) const {
+  Json j = Json::object();
+  for (auto& [name, value] : effective(overrides)) j[json_key(name)] = std::move(value);
   return j;
 }
 
 std::string OptionTable::config_toml(const std::map<std::string, Json>& overrides) const {
   toml::table options;
-  for (const Entry& e : entries_) {
-    const std::string name = long_name(e.option);
-    const auto it = overrides.find(name);
-    if (it != overrides.end() && it->second.is_null()) continue;  // left out
-    const Json v = it != overrides.end() ? it->second : e.value();
-    if ((v.is_string() && v.get<std::string>().empty()) || (v.is_array() && v.empty())) continue;  // none given: nothing to repeat
-    put_toml(options, name, v);
-  }
+  for (const auto& [name, value] : effective(overrides))
+    if (!is_none(value)) put_toml(options, name, value);  // none given: nothing to repeat
   toml::table root;
   root.insert_or_assign(command_->get_name(), std::move(options));
   std::ostringstream out;

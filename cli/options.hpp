@@ -80,6 +80,8 @@ class OptionTable {
     std::function<Json()> value;  // the bound variable's current value, typed
   };
   CLI::Option* add(CLI::Option* option, std::function<Json()> value);
+  // (long name, value) of every run-defining option, overrides applied, those overridden by null left out.
+  std::vector<std::pair<std::string, Json>> effective(const std::map<std::string, Json>& overrides) const;
   CLI::Option* find(const std::string& name) const;
 
   CLI::App* command_;
@@ -87,6 +89,11 @@ class OptionTable {
   std::string config_, out_;
   bool json_ = false, quiet_ = false, no_progress_ = false;
 };
+
+// An option value that gives nothing: an empty text or list (no file, no application given).
+inline bool is_none(const Json& v) {
+  return (v.is_string() && v.get<std::string>().empty()) || (v.is_array() && v.empty());
+}
 
 // Validators: a whole number in [min, max] written without sign, exponent or fraction; a finite real
 // in [min, max] (min excluded when open_min).

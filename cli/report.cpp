@@ -12,8 +12,6 @@ namespace {
 
 const char* kind_name(VertexKind k) { return k == VertexKind::Endpoint ? "endpoint" : "switch"; }
 
-Json of(const Summary& s, bool median) { return summary_json(s.min, s.median, s.mean, s.max, median); }
-
 Json network_json(const StaticRun& run) {
   const Network& net = run.setup.topology->network();
   const flow::StaticMetrics& m = run.result.metrics;
@@ -64,10 +62,10 @@ Json static_summary(const StaticRun& run, const RunHeader& header) {
                 {"pattern_idle_endpoints", run.pattern_report.idle_endpoints},
                 {"pattern_note", run.pattern_report.note}};
   j["throughput"] = throughput_json(m);
-  j["flow_rate_gbps"] = of(m.rate_gbps, true);
+  j["flow_rate_gbps"] = summary_json(m.rate_gbps, true);
   j["jain_fairness"] = m.rate_gbps.jain;
-  j["path_links"] = of(m.path_links, false);
-  j["paths_per_link"] = of(m.paths_per_link, false);
+  j["path_links"] = summary_json(m.path_links, false);
+  j["paths_per_link"] = summary_json(m.paths_per_link, false);
   j["link_utilisation"] = {{"mean", m.utilisation.mean}, {"max", m.utilisation.max}};
   j["solver_bottleneck_steps"] = m.solver_steps;
   j["solver_heap_refreshes"] = m.solver_refreshes;

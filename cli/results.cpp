@@ -27,12 +27,12 @@ void ResultsDir::finish(const std::string& config_toml, const Json& summary) con
 
 void write_json(std::ostream& out, const Json& j) { out << j.dump(2) << '\n'; }
 
-Json summary_json(double min, double median, double mean, double max, bool with_median) {
+Json summary_json(const Summary& s, bool with_median) {
   Json j = Json::object();
-  j["min"] = min;
-  if (with_median) j["median"] = median;
-  j["mean"] = mean;
-  j["max"] = max;
+  j["min"] = s.min;
+  if (with_median) j["median"] = s.median;
+  j["mean"] = s.mean;
+  j["max"] = s.max;
   return j;
 }
 

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "cli/options.hpp"
+#include "core/stats.hpp"
 
 namespace interflow::cli {
 
@@ -29,6 +30,6 @@ class ResultsDir {
 void write_json(std::ostream& out, const Json& j);
 
 // {"min", ["median",] "mean", "max"} of a summary.
-Json summary_json(double min, double median, double mean, double max, bool with_median);
+Json summary_json(const Summary& s, bool with_median);
 
 }  // namespace interflow::cli

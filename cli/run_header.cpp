@@ -66,7 +66,7 @@ void print_head(std::ostream& out, const RunHeader& h) {
   std::string options;
   for (const auto& [k, v] : h.config.items()) {
     if (std::find(plugin_keys.begin(), plugin_keys.end(), k) != plugin_keys.end()) continue;
-    if ((v.is_string() && v.get<std::string>().empty()) || (v.is_array() && v.empty())) continue;  // none given
+    if (is_none(v)) continue;
     options += (options.empty() ? "" : ", ") + k + "=" + (v.is_string() ? v.get<std::string>() : v.dump());
   }
   if (!options.empty()) out << "  options " << options << '\n';

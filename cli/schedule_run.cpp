@@ -68,8 +68,10 @@ ScheduleRun run_schedule(const Plugins& plugins, const ScheduleConfig& config) {
   run.mapping_spec = Spec::parse(c.mapping, "--mapping");
   run.mapping_params = plugins.mappings.validate(run.mapping_spec);
   const auto selection = plugins.selections.create(run.selection_spec);
-  if (!c.network_aware)  // built now: policies that need the network say so before any work
-    plugins.allocations.create(run.allocation_spec, scheduler::AllocationContext{});
+  // Network-agnostic: the allocation is built now, so that a policy that needs the network says so
+  // before any work; network-aware: once the network is built.
+  std::unique_ptr<scheduler::AllocationPolicy> allocation;
+  if (!c.network_aware) allocation = plugins.allocations.create(run.allocation_spec, scheduler::AllocationContext{});
   Stopwatch clock;
   run.stream = read_jobs(plugins, c);
   run.nodes = c.nodes > 0 ? c.nodes : run.stream.machine_nodes;
@@ -88,13 +90,13 @@ ScheduleRun run_schedule(const Plugins& plugins, const ScheduleConfig& config) {
   so.seed = c.network.seed;
   so.bounded_slowdown_tau = c.bsld_tau;
   so.series_bins = c.series_bins;
-  scheduler::AllocationContext context;
   if (run.setup) {
-    context = scheduler::allocation_context_of(*run.setup->topology);
+    const scheduler::AllocationContext context = scheduler::allocation_context_of(*run.setup->topology);
     so.network = context.network;
+    allocation = plugins.allocations.create(run.allocation_spec, context);
   }
-  run.result = scheduler::simulate_schedule(run.stream.set.jobs, *selection,
-                                            plugins.allocations.create(run.allocation_spec, context), so, runner.get());
+  run.result =
+      scheduler::simulate_schedule(run.stream.set.jobs, *selection, std::move(allocation), so, runner.get());
   if (runner) {
     run.isolated = runner->isolated_runtimes();
     run.simulations = runner->simulations();

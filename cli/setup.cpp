@@ -27,6 +27,8 @@ void add_network_options(OptionTable& t, NetworkOptions& n, bool failures, const
       ->check(CLI::IsMember({"network", "all"}));
 }
 
+namespace {
+
 void check_link_options(const LinkDefaults& links) {
   const auto positive = [](double v) { return v > 0 && std::isfinite(v); };
   const auto non_negative = [](double v) { return v >= 0 && std::isfinite(v); };
@@ -36,6 +38,8 @@ void check_link_options(const LinkDefaults& links) {
   if (!non_negative(links.endpoint_latency_ns) || !non_negative(links.switch_latency_ns))
     throw InputError("link latencies must be finite and not negative");
 }
+
+}  // namespace
 
 NetworkSetup build_network(const Plugins& plugins, const NetworkOptions& options) {
   check_link_options(options.links);

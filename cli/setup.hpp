@@ -35,10 +35,9 @@ struct NetworkSetup {
 // Declares -t, -r, -s, the link capacities and latencies and (with `failures`) --failures and
 // --failure-scope. `role` prefixes the meanings ("network-aware: ").
 void add_network_options(OptionTable& t, NetworkOptions& n, bool failures = true, const std::string& role = "");
-// The same checks as the options' (for callers that fill NetworkOptions themselves).
-void check_link_options(const LinkDefaults& links);
-// Parses and validates the specs (errors name the option), builds the topology and the routing, and
-// fails cables as asked, drawing them from the seed.
+// Checks the link capacities and latencies (the options' checks again, for callers that fill
+// NetworkOptions themselves), parses and validates the specs (errors name the option), builds the
+// topology and the routing, and fails cables as asked, drawing them from the seed.
 NetworkSetup build_network(const Plugins& plugins, const NetworkOptions& options);
 // The topology and the routing with their effective parameters in the run header.
 void add_network(RunHeader& h, const NetworkSetup& s);

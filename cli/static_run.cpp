@@ -9,7 +9,6 @@ namespace interflow::cli {
 StaticRun run_static(const Plugins& plugins, const StaticConfig& config) {
   StaticRun run;
   run.config = config;
-  check_link_options(config.network.links);
   RunScope scope(config.threads, config.progress);
   run.threads_used = scope.threads;
   Progress& progress = scope.progress;

@@ -97,35 +97,6 @@ OutputFile::OutputFile(std::string path, std::string what) : path_(std::move(pat
   out_.rdbuf(buffer_.get());
 }
 
-OutputFile::OutputFile(OutputFile&& o) noexcept
-    : path_(std::move(o.path_)),
-      what_(std::move(o.what_)),
-      temp_(std::move(o.temp_)),
-      buffer_(std::move(o.buffer_)),
-      in_place_(o.in_place_),
-      committed_(o.committed_) {
-  out_.rdbuf(buffer_.get());
-  o.out_.rdbuf(nullptr);
-  o.committed_ = true;  // the moved-from file owns nothing
-}
-
-OutputFile& OutputFile::operator=(OutputFile&& o) noexcept {
-  if (this != &o) {
-    if (!committed_ && !in_place_ && !temp_.empty()) std::remove(temp_.c_str());
-    path_ = std::move(o.path_);
-    what_ = std::move(o.what_);
-    temp_ = std::move(o.temp_);
-    buffer_ = std::move(o.buffer_);
-    out_.rdbuf(buffer_.get());
-    out_.clear();
-    o.out_.rdbuf(nullptr);
-    in_place_ = o.in_place_;
-    committed_ = o.committed_;
-    o.committed_ = true;
-  }
-  return *this;
-}
-
 OutputFile::~OutputFile() {
   if (committed_) return;
   if (buffer_) buffer_->close();

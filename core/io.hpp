@@ -53,8 +53,6 @@ class OutputFile {
   ~OutputFile();  // removes the temporary file unless committed
   OutputFile(const OutputFile&) = delete;
   OutputFile& operator=(const OutputFile&) = delete;
-  OutputFile(OutputFile&&) noexcept;
-  OutputFile& operator=(OutputFile&&) noexcept;
 
   std::ostream& stream() { return out_; }
   template <class T>

@@ -26,8 +26,7 @@ PathTable route_messages(const Network& net, const Routing& routing, const Messa
     for (FlowId m : by_index) ordered.weight.push_back(messages.ends.weight[m]);
   const PathTable routed = routing.route_all(net, ordered, ctx);
   ordered = FlowSet();
-  std::vector<FlowId> from(messages.route_index.begin(), messages.route_index.end());
-  return PathTableBuilder::permuted(routed, from);
+  return PathTableBuilder::permuted(routed, messages.route_index);
 }
 
 }  // namespace interflow

@@ -248,7 +248,7 @@ void Driver::mark_awaited() {
   for (MessageId m = 0; m < n; ++m) {
     const std::uint32_t op = res_.message_op[m];
     const bool received = !message_recv_.empty() && message_recv_[m] != kNone;
-    const bool flow = graph_of_op(op).flags[local(op)] & kSendUntilDelivered;
+    const bool flow = flags_of(op) & kSendUntilDelivered;
     const bool depended_on = !out_offsets_.empty() && out_offsets_[op + 1] > out_offsets_[op];
     awaited[m] = received || (flow && depended_on) ? 1 : 0;
     all = all && awaited[m];
@@ -260,8 +260,7 @@ void Driver::prepare_state() {
   const std::size_t n = res_.messages.size();
   status_.assign(total_ops_, 0);
   delivered_.assign(n, 0);
-  cpu_head_.assign(total_ranks_, kNone);
-  cpu_tail_.assign(total_ranks_, kNone);
+  cpu_queue_.reset(total_ranks_);
   cpu_busy_.assign(total_ranks_, 0);
   ops_left_.assign(total_ranks_, 0);
   // The queues of calcs waiting for a CPU and of sends waiting for a slot are linked through
@@ -272,8 +271,7 @@ void Driver::prepare_state() {
   next_queued_.assign(queues ? total_ops_ : 0, kNone);
   if (options_.max_in_flight > 0) {
     in_flight_.assign(total_ranks_, 0);
-    send_head_.assign(total_ranks_, kNone);
-    send_tail_.assign(total_ranks_, kNone);
+    send_queue_.reset(total_ranks_);
   }
   for (std::uint32_t i = 0; i < total_ops_; ++i) ++ops_left_[op_rank_[i]];
   res_.task_finish_s.assign(total_ranks_, std::numeric_limits<double>::quiet_NaN());
@@ -441,15 +439,30 @@ void Driver::start_due(std::uint32_t op) {
     case GraphOp::Calc: {
       const std::uint32_t rank = op_rank_[op];
       if ((g.flags[i] & kCalcUsesCpu) && cpu_busy_[rank]) {
-        status_[op] |= kQueued;
-        (cpu_tail_[rank] == kNone ? cpu_head_[rank] : next_queued_[cpu_tail_[rank]]) = op;
-        cpu_tail_[rank] = op;
+        enqueue(cpu_queue_, rank, op);
         break;
       }
       begin_calc(op);
       break;
     }
   }
+}
+
+// Per-rank FIFO queues of operations (calcs waiting for the CPU, sends waiting for a slot), linked
+// through next_queued_: an operation waits in at most one queue at a time.
+void Driver::enqueue(RankQueues& q, std::uint32_t rank, std::uint32_t op) {
+  status_[op] |= kQueued;
+  (q.tail[rank] == kNone ? q.head[rank] : next_queued_[q.tail[rank]]) = op;
+  q.tail[rank] = op;
+}
+
+std::uint32_t Driver::dequeue(RankQueues& q, std::uint32_t rank) {
+  const std::uint32_t op = q.head[rank];
+  if (op == kNone) return kNone;
+  q.head[rank] = next_queued_[op];
+  if (q.head[rank] == kNone) q.tail[rank] = kNone;
+  status_[op] &= static_cast<std::uint8_t>(~kQueued);
+  return op;
 }
 
 void Driver::start_op(std::uint32_t op) {
@@ -479,9 +492,7 @@ void Driver::start_send(std::uint32_t op) {
   const std::uint32_t rank = op_rank_[op];
   if (options_.max_in_flight > 0) {
     if (in_flight_[rank] >= options_.max_in_flight) {
-      status_[op] |= kQueued;
-      (send_tail_[rank] == kNone ? send_head_[rank] : next_queued_[send_tail_[rank]]) = op;
-      send_tail_[rank] = op;
+      enqueue(send_queue_, rank, op);
       return;
     }
     ++in_flight_[rank];
@@ -496,23 +507,19 @@ void Driver::send_ended(MessageId msg) {
   ++sent_count_;
   const std::uint32_t op = res_.message_op[msg];
   // A send completes now; a flow when delivered, unless nothing waits for its delivery.
-  if (!(graph_of_op(op).flags[local(op)] & kSendUntilDelivered) || !res_.messages.delivery_awaited(msg))
+  if (!(flags_of(op) & kSendUntilDelivered) || !res_.messages.delivery_awaited(msg))
     complete_op(op);
   if (options_.max_in_flight == 0) return;
   const std::uint32_t rank = op_rank_[op];
   --in_flight_[rank];
-  const std::uint32_t next = send_head_[rank];
-  if (next == kNone) return;
-  send_head_[rank] = next_queued_[next];
-  if (send_head_[rank] == kNone) send_tail_[rank] = kNone;
-  status_[next] &= static_cast<std::uint8_t>(~kQueued);
-  start_send(next);
+  const std::uint32_t next = dequeue(send_queue_, rank);
+  if (next != kNone) start_send(next);
 }
 
 void Driver::delivered(MessageId msg) {
   delivered_[msg] = 1;
   const std::uint32_t send = res_.message_op[msg];
-  if (graph_of_op(send).flags[local(send)] & kSendUntilDelivered) complete_op(send);
+  if (flags_of(send) & kSendUntilDelivered) complete_op(send);
   const std::uint32_t recv = message_recv_.empty() ? kNone : message_recv_[msg];
   if (recv != kNone && (status_[recv] & kStarted) && !(status_[recv] & kCompleted)) complete_op(recv);
 }
@@ -531,14 +538,10 @@ void Driver::begin_calc(std::uint32_t op) {
 void Driver::calc_done(std::uint32_t op) {
   const std::uint32_t rank = op_rank_[op];
   complete_op(op);
-  if (!(graph_of_op(op).flags[local(op)] & kCalcUsesCpu)) return;
+  if (!(flags_of(op) & kCalcUsesCpu)) return;
   cpu_busy_[rank] = 0;
-  const std::uint32_t next = cpu_head_[rank];
-  if (next == kNone) return;
-  cpu_head_[rank] = next_queued_[next];
-  if (cpu_head_[rank] == kNone) cpu_tail_[rank] = kNone;
-  status_[next] &= static_cast<std::uint8_t>(~kQueued);
-  begin_calc(next);
+  const std::uint32_t next = dequeue(cpu_queue_, rank);
+  if (next != kNone) begin_calc(next);
 }
 
 // An application arrives: its ranks without operations are done, its operations without dependencies

@@ -98,6 +98,14 @@ class Driver {
       return id > o.id;
     }
   };
+  // Per-rank FIFO queues of operations linked through next_queued_.
+  struct RankQueues {
+    std::vector<std::uint32_t> head, tail;  // per rank: first and last operation waiting, or kNone
+    void reset(std::uint32_t ranks) {
+      head.assign(ranks, kNone);
+      tail.assign(ranks, kNone);
+    }
+  };
   struct Timed {
     double time;
     std::uint32_t op;
@@ -124,6 +132,8 @@ class Driver {
   // Operations.
   void run_op(std::uint32_t op);
   void start_due(std::uint32_t op);
+  void enqueue(RankQueues& q, std::uint32_t rank, std::uint32_t op);
+  std::uint32_t dequeue(RankQueues& q, std::uint32_t rank);
   void start_op(std::uint32_t op);
   void complete_op(std::uint32_t op);
   void notify(std::uint32_t op, bool started);
@@ -141,6 +151,10 @@ class Driver {
   std::size_t app_of(std::uint32_t op) const;
   const OpGraph& graph_of_op(std::uint32_t op) const { return *graphs_[app_of(op)]; }
   std::uint32_t local(std::uint32_t op) const { return static_cast<std::uint32_t>(op - res_.op_base[app_of(op)]); }
+  std::uint8_t flags_of(std::uint32_t op) const {
+    const std::size_t a = app_of(op);
+    return graphs_[a]->flags[op - res_.op_base[a]];
+  }
   std::string describe(std::uint32_t op) const;
 
   const Network& net_;
@@ -162,7 +176,8 @@ class Driver {
   std::vector<std::uint8_t> delivered_;
   // Per rank: operations left, the CPU and its queue of calcs, messages in flight and the queue of
   // sends waiting for a slot (both queues linked through next_queued_).
-  std::vector<std::uint32_t> ops_left_, cpu_head_, cpu_tail_, in_flight_, send_head_, send_tail_;
+  std::vector<std::uint32_t> ops_left_, in_flight_;
+  RankQueues cpu_queue_, send_queue_;
   std::vector<std::uint8_t> cpu_busy_;
 
   std::priority_queue<Event, std::vector<Event>, std::greater<>> events_;

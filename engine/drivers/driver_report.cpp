@@ -77,7 +77,7 @@ BlockedTask Driver::blocked_rank(std::uint32_t rank, std::uint32_t op) const {
 void Driver::count_unreceived() {
   for (std::size_t msg = 0; msg < delivered_.size(); ++msg) {
     const std::uint32_t recv = message_recv_.empty() ? kNone : message_recv_[msg];
-    const bool flow = graph_of_op(res_.message_op[msg]).flags[local(res_.message_op[msg])] & kSendUntilDelivered;
+    const bool flow = flags_of(res_.message_op[msg]) & kSendUntilDelivered;
     if (delivered_[msg] && !flow && (recv == kNone || !(status_[recv] & kStarted))) ++res_.unreceived_messages;
   }
 }

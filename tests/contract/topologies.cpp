@@ -33,28 +33,10 @@ struct Measured {
   std::vector<std::vector<std::uint32_t>> distances;  // per endpoint, sorted distances to the others
 };
 
-// Distances in links from `root`, endpoints that do not forward being leaves (they carry no traffic
-// that is not theirs); kNone where unreached.
-std::vector<std::uint32_t> distances_from(const Network& net, VertexId root) {
-  std::vector<std::uint32_t> dist(net.num_vertices(), kNone);
-  std::vector<VertexId> queue{root};
-  dist[root] = 0;
-  for (std::size_t head = 0; head < queue.size(); ++head) {
-    const VertexId u = queue[head];
-    if (u != root && net.kind(u) == VertexKind::Endpoint && !net.endpoints_forward()) continue;
-    for (LinkId l = net.out_begin(u); l < net.out_end(u); ++l)
-      if (dist[net.target(l)] == kNone) {
-        dist[net.target(l)] = dist[u] + 1;
-        queue.push_back(net.target(l));
-      }
-  }
-  return dist;
-}
-
 Measured measure(const Network& net) {
   Measured m;
   for (EndpointId a = 0; a < net.num_endpoints(); ++a) {
-    const std::vector<std::uint32_t> dist = distances_from(net, net.endpoint_vertex(a));
+    const std::vector<std::uint32_t> dist = test::bfs_distances(net, net.endpoint_vertex(a));
     std::vector<std::uint32_t> mine;
     for (EndpointId b = 0; b < net.num_endpoints(); ++b) {
       if (b == a) continue;

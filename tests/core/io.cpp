@@ -10,21 +10,12 @@
 #include <string>
 
 #include "core/error.hpp"
+#include "tests/support/test_support.hpp"
 
 using namespace interflow;
+using test::error_of;
 
 namespace {
-
-std::string error_of(const auto& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  } catch (const OutputError& e) {
-    return e.what();
-  }
-  return "";
-}
 
 std::string scratch(const std::string& name) {
   const auto dir = std::filesystem::temp_directory_path() / "interflow_io_test";

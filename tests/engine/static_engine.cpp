@@ -70,24 +70,6 @@ std::string dims_text(const std::vector<std::uint32_t>& dims) {
   return s;
 }
 
-// Per-vertex distances (links) from `root` over links that are up; kNone = unreachable. Endpoints
-// of indirect networks do not forward.
-std::vector<std::uint32_t> bfs_distances(const Network& net, VertexId root) {
-  std::vector<std::uint32_t> dist(net.num_vertices(), kNone);
-  std::vector<VertexId> queue{root};
-  dist[root] = 0;
-  for (std::size_t head = 0; head < queue.size(); ++head) {
-    const VertexId u = queue[head];
-    if (u != root && net.kind(u) == VertexKind::Endpoint && !net.endpoints_forward()) continue;
-    for (LinkId l = net.out_begin(u); l < net.out_end(u); ++l)
-      if (net.up(l) && dist[net.target(l)] == kNone) {
-        dist[net.target(l)] = dist[u] + 1;
-        queue.push_back(net.target(l));
-      }
-  }
-  return dist;
-}
-
 void check_counts_add_up(const StaticMetrics& m) {
   CHECK(m.flows_routed + m.flows_unroutable + m.flows_self == m.flows);
 }
@@ -413,7 +395,7 @@ TEST_CASE("static engine: BFS on a failed torus routes every flow that is still 
     const Network& net = r.setup.topology->network();
     REQUIRE(r.setup.failures.failed_links.size() == 2);
     // The arcs have a and 8 - a routers; 2 a (8 - a) ordered pairs are split.
-    const auto dist = bfs_distances(net, 0);
+    const auto dist = test::bfs_distances(net, 0);
     const auto a =
         static_cast<std::uint64_t>(std::count_if(dist.begin(), dist.end(), [](std::uint32_t x) { return x != kNone; }));
     CHECK(a >= 1);
@@ -432,7 +414,7 @@ TEST_CASE("static engine: BFS on a failed torus routes every flow that is still 
       const Network& net = r.setup.topology->network();
       std::uint64_t disconnected = 0;
       for (FlowId f = 0; f < r.flows.size(); ++f) {
-        const auto dist = bfs_distances(net, net.endpoint_vertex(r.flows.src[f]));
+        const auto dist = test::bfs_distances(net, net.endpoint_vertex(r.flows.src[f]));
         const std::uint32_t want = dist[net.endpoint_vertex(r.flows.dst[f])];
         disconnected += want == kNone;
         INFO("seed " << seed << " flow " << r.flows.src[f] << "->" << r.flows.dst[f]);

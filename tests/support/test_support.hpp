@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -33,6 +34,36 @@ inline std::unique_ptr<Topology> build_topology(const std::string& spec, const L
 
 inline std::unique_ptr<Routing> build_routing(const std::string& spec, const Topology& topology) {
   return plugins().routings.create(Spec::parse(spec, "--routing"), topology);
+}
+
+// The message of the InputError (or OutputError) `f` throws, or "no error".
+inline std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const InputError& e) {
+    return e.what();
+  } catch (const OutputError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+// Per-vertex distances (links) from `root` over links that are up; kNone = unreachable. Endpoints
+// that do not forward (those of indirect networks) are leaves.
+inline std::vector<std::uint32_t> bfs_distances(const Network& net, VertexId root) {
+  std::vector<std::uint32_t> dist(net.num_vertices(), kNone);
+  std::vector<VertexId> queue{root};
+  dist[root] = 0;
+  for (std::size_t head = 0; head < queue.size(); ++head) {
+    const VertexId u = queue[head];
+    if (u != root && net.kind(u) == VertexKind::Endpoint && !net.endpoints_forward()) continue;
+    for (LinkId l = net.out_begin(u); l < net.out_end(u); ++l)
+      if (net.up(l) && dist[net.target(l)] == kNone) {
+        dist[net.target(l)] = dist[u] + 1;
+        queue.push_back(net.target(l));
+      }
+  }
+  return dist;
 }
 
 // Every ordered pair of distinct endpoints 0..n-1.

@@ -16,17 +16,9 @@
 
 using namespace interflow;
 using namespace interflow::workloads;
+using test::error_of;
 
 namespace {
-
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "no error";
-}
 
 // A directory and a path that does not exist, both under a scratch directory of this process.
 struct NotFiles {

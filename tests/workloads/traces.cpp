@@ -18,6 +18,7 @@
 
 using namespace interflow;
 using namespace interflow::workloads;
+using test::error_of;
 
 namespace {
 
@@ -54,15 +55,6 @@ struct TempFile {
   }
   ~TempFile() { std::remove(path.c_str()); }
 };
-
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "no error";
-}
 
 }  // namespace
 
