@@ -14,6 +14,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 source "$(dirname "$0")/dynamic-workloads.sh"
 
+echo "load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "| workload | old wall s | new wall s | new/old | old peak MiB | new peak MiB | same makespan |"
 echo "|---|---|---|---|---|---|---|"
 for entry in "${runs[@]}"; do
@@ -44,3 +45,4 @@ print(f"| {label} | {med['old'][0]:.2f} | {med['new'][0]:.2f} | {med['new'][0] /
       f"{med['old'][1]:.0f} | {med['new'][1]:.0f} | {same} |")
 PY
 done
+echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -223,6 +223,14 @@ TEST_CASE("cli: dynamic runs a flow list and a Poisson pattern and writes its re
       run_cli("dynamic -t fattree:k=4,n=3 -p uniform -b 1e5 --arrival poisson --load 0.3 --no-progress");
   REQUIRE(p.status == 0);
   CHECK(contains(p.out, "Poisson arrivals at 0.3"));
+  // --load alone is the shorthand for --arrival poisson:load=L: the same run.
+  const std::string json = " --json --no-progress";
+  const Outcome spec = run_cli("dynamic -t fattree:k=4,n=3 -p uniform -b 1e5 --arrival poisson:load=0.3" + json);
+  const Outcome alone = run_cli("dynamic -t fattree:k=4,n=3 -p uniform -b 1e5 --load 0.3" + json);
+  REQUIRE(spec.status == 0);
+  REQUIRE(alone.status == 0);
+  CHECK(parse_json(alone.out)["makespan_s"] == parse_json(spec.out)["makespan_s"]);
+  CHECK(parse_json(alone.out)["config"]["arrival"] == "poisson:load=0.3");
   check_rejected("dynamic -t fattree:k=4,n=3 --arrival sometimes", {"arrival", "sometimes", "poisson, zero"});
   check_rejected("dynamic -t fattree:k=4,n=3 --arrival poisson --load 0", {"--load"});
   check_rejected("dynamic -t fattree:k=4,n=3 -f " + (scratch() / "missing.csv").string(), {"missing.csv"});
