@@ -3,17 +3,34 @@
 // action to run when it was chosen.
 #include <CLI/CLI.hpp>
 #include <functional>
+#include <map>
+#include <memory>
+#include <string>
 
+#include "cli/options.hpp"
 #include "cli/plugins.hpp"
 
 namespace interflow::cli {
 
 using Action = std::function<int()>;
 
-Action add_static_command(CLI::App& app, const Plugins& plugins);
-Action add_dynamic_command(CLI::App& app, const Plugins& plugins);
-Action add_list_command(CLI::App& app, const Plugins& plugins);
-Action add_topo_command(CLI::App& app, const Plugins& plugins);
-Action add_schedule_command(CLI::App& app, const Plugins& plugins);
+// A subcommand: what it does when chosen, and its options (null for commands that run nothing from
+// an experiment file, such as `list`).
+struct Command {
+  Action run;
+  std::shared_ptr<OptionTable> options;
+};
+
+Command add_static_command(CLI::App& app, const Plugins& plugins);
+Command add_dynamic_command(CLI::App& app, const Plugins& plugins);
+Command add_list_command(CLI::App& app, const Plugins& plugins);
+Command add_topo_command(CLI::App& app, const Plugins& plugins);
+Command add_schedule_command(CLI::App& app, const Plugins& plugins);
+Command add_sweep_command(CLI::App& app, const Plugins& plugins);
+Command add_collect_command(CLI::App& app, const Plugins& plugins);
+Command add_plot_command(CLI::App& app, const Plugins& plugins);
+
+// Every subcommand, added to `app`, by name.
+std::map<std::string, Command> add_commands(CLI::App& app, const Plugins& plugins);
 
 }  // namespace interflow::cli

@@ -108,7 +108,7 @@ std::map<std::string, Json> resolved_options(const DynamicRun& run) {
 
 }  // namespace
 
-Action add_dynamic_command(CLI::App& app, const Plugins& plugins) {
+Command add_dynamic_command(CLI::App& app, const Plugins& plugins) {
   auto* cmd = app.add_subcommand(
       "dynamic", "dynamic flow engine: flows with sizes and start times share the network; completion times");
   auto config = std::make_shared<DynamicConfig>();
@@ -121,7 +121,7 @@ Action add_dynamic_command(CLI::App& app, const Plugins& plugins) {
   t->add_out("write summary.json, links.csv, series.csv and config.toml (and flows.csv) into this folder");
   t->output_flag("--flows-csv", *flows_csv, "with --out, also write flows.csv (one row per flow)");
   t->add_output_flags();
-  return [&plugins, config, t, flows_csv]() {
+  return Command{[&plugins, config, t, flows_csv]() {
     t->apply_config();
     refuse_conflicts(*t, *config);
     apply_load_shorthand(*t, *config);
@@ -149,7 +149,7 @@ Action add_dynamic_command(CLI::App& app, const Plugins& plugins) {
       return 3;
     }
     return 0;
-  };
+  }, t};
 }
 
 }  // namespace interflow::cli

@@ -63,7 +63,7 @@ void print_markdown(const Registry& registry, std::ostream& out) {
 
 }  // namespace
 
-Action add_list_command(CLI::App& app, const Plugins& plugins) {
+Command add_list_command(CLI::App& app, const Plugins& plugins) {
   auto* cmd = app.add_subcommand("list",
                                  "list every registered plugin (topology, routing, pattern, arrival, application, "
                                  "class policy, selection, allocation, mapping) with its parameters");
@@ -75,7 +75,7 @@ Action add_list_command(CLI::App& app, const Plugins& plugins) {
   cmd->add_option("kind", *kind, "what to list")->check(CLI::IsMember(kinds))->capture_default_str();
   cmd->add_flag("--markdown", *markdown, "print the manual's reference page (Markdown)");
   cmd->add_flag("--kinds", *list_kinds, "print the kinds of plugin, one per line (for scripts)");
-  return [&plugins, kind, markdown, list_kinds]() {
+  return Command{[&plugins, kind, markdown, list_kinds]() {
     if (*list_kinds) {
       plugins.for_each([](const auto& registry) { std::cout << registry.kind() << '\n'; });
       return 0;
@@ -88,7 +88,7 @@ Action add_list_command(CLI::App& app, const Plugins& plugins) {
         print_text(registry, std::cout);
     });
     return 0;
-  };
+  }, nullptr};
 }
 
 }  // namespace interflow::cli

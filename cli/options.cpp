@@ -8,6 +8,7 @@
 #include "core/error.hpp"
 #include "core/format.hpp"
 #include "core/io.hpp"
+#include "experiments/toml_json.hpp"
 #include "interflow/version.hpp"
 
 namespace interflow::cli {
@@ -22,57 +23,6 @@ std::string long_name(const CLI::Option* o) { return o->get_lnames().empty() ? o
 std::string json_key(std::string name) {
   std::replace(name.begin(), name.end(), '-', '_');
   return name;
-}
-
-// A TOML value as the text(s) an option takes.
-std::vector<std::string> option_texts(const toml::node& node, const std::string& where) {
-  std::vector<std::string> out;
-  const auto one = [&](const toml::node& n) {
-    if (const auto* s = n.as_string()) return s->get();
-    if (const auto* i = n.as_integer()) return std::to_string(i->get());
-    if (const auto* f = n.as_floating_point()) {
-      const double v = f->get();
-      return std::isfinite(v) ? number_text(v) : std::string(std::isnan(v) ? "nan" : v > 0 ? "inf" : "-inf");
-    }
-    if (const auto* b = n.as_boolean()) return std::string(b->get() ? "true" : "false");
-    throw InputError(where + ": expected a string, a number, a boolean or an array of them");
-  };
-  if (const auto* a = node.as_array()) {
-    for (const toml::node& n : *a) out.push_back(one(n));
-  } else {
-    out.push_back(one(node));
-  }
-  return out;
-}
-
-// A JSON value as TOML.
-void put_toml(toml::table& t, const std::string& key, const Json& v) {
-  if (v.is_string()) {
-    t.insert_or_assign(key, v.get<std::string>());
-  } else if (v.is_boolean()) {
-    t.insert_or_assign(key, v.get<bool>());
-  } else if (v.is_number_unsigned()) {
-    const auto u = v.get<std::uint64_t>();
-    if (u > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
-      t.insert_or_assign(key, std::to_string(u));  // TOML integers are signed 64-bit
-    else
-      t.insert_or_assign(key, static_cast<std::int64_t>(u));
-  } else if (v.is_number_integer()) {
-    t.insert_or_assign(key, v.get<std::int64_t>());
-  } else if (v.is_number()) {
-    t.insert_or_assign(key, v.get<double>());
-  } else if (v.is_array()) {
-    toml::array a;
-    for (const Json& e : v) {
-      if (e.is_string())
-        a.push_back(e.get<std::string>());
-      else if (e.is_number_integer())
-        a.push_back(e.get<std::int64_t>());
-      else
-        a.push_back(e.get<double>());
-    }
-    t.insert_or_assign(key, std::move(a));
-  }
 }
 
 }  // namespace
@@ -192,39 +142,67 @@ void OptionTable::refuse_unless(const std::string& option, bool condition, const
   if (given(option) && !condition) throw InputError(option + " applies only " + when);
 }
 
-void OptionTable::apply_config() {
-  if (config_.empty()) return;
-  const std::string context = "--config '" + config_ + "'";
-  check_readable(config_, "--config");
-  toml::table table;
+void OptionTable::apply_value(const std::string& key, const Json& value, const std::string& where) {
+  std::string name = key;
+  std::replace(name.begin(), name.end(), '_', '-');
+  CLI::Option* option = name == "config" ? nullptr : find(name);
+  if (!option)
+    throw InputError(where + ": not an option of `interflow " + command_->get_name() +
+                     "`; keys are long option names such as " + long_name(entries_.front().option));
+  if (option->count() > 0) return;  // the command line wins
   try {
-    table = toml::parse_file(config_);
-  } catch (const toml::parse_error& e) {
-    throw InputError(config_ + ":" + std::to_string(e.source().begin.line) + ":" +
-                     std::to_string(e.source().begin.column) + ": " + std::string(e.description()));
+    option->add_result(experiments::option_texts(value));
+    option->run_callback();
+  } catch (const CLI::Error& e) {
+    throw InputError(where + ": " + e.what());
   }
+}
+
+std::string OptionTable::check_value(const std::string& name, const Json& value) const {
+  CLI::Option* option = find(name);
+  if (!option) return "not an option of `interflow " + command_->get_name() + "`";
+  option->clear();
+  try {
+    option->add_result(experiments::option_texts(value));
+    option->run_callback();
+  } catch (const CLI::Error& e) {
+    option->clear();
+    return e.what();
+  }
+  option->clear();
+  return {};
+}
+
+std::vector<std::string> OptionTable::run_option_names() const {
+  std::vector<std::string> names;
+  for (const Entry& e : entries_) names.push_back(long_name(e.option));
+  return names;
+}
+
+void OptionTable::preset(const Json& options, const std::string& source) {
+  preset_ = options;
+  preset_source_ = source;
+}
+
+void OptionTable::apply_config() {
+  if (!preset_.empty() && !config_.empty())
+    throw InputError("--config and " + preset_source_ + " cannot go together: the file already gives the options");
+  for (const auto& [key, value] : preset_.items()) apply_value(key, value, preset_source_ + ": key '" + key + "'");
+  if (config_.empty()) return;
+  const toml::table table = experiments::parse_toml_file(config_, "--config");
   const auto apply = [&](const std::string& key, const toml::node& node) {
-    const std::string where = config_ + ":" + std::to_string(node.source().begin.line) + ": key '" + key + "'";
-    std::string name = key;
-    std::replace(name.begin(), name.end(), '_', '-');
-    CLI::Option* option = name == "config" ? nullptr : find(name);
-    if (!option)
-      throw InputError(where + ": not an option of `interflow " + command_->get_name() +
-                       "`; keys are long option names such as " + long_name(entries_.front().option));
-    if (option->count() > 0) return;  // the command line wins
-    try {
-      option->add_result(option_texts(node, where));
-      option->run_callback();
-    } catch (const CLI::Error& e) {
-      throw InputError(where + ": " + e.what());
-    }
+    const std::string where = experiments::where(config_, node) + ": key '" + key + "'";
+    apply_value(key, experiments::to_json(node, where), where);
   };
   for (const auto& [key, node] : table) {
     const std::string k(key.str());
     if (const toml::table* section = node.as_table()) {
       if (k != command_->get_name())
         throw InputError(config_ + ":" + std::to_string(node.source().begin.line) + ": unexpected table [" + k +
-                         "]; expected keys at the top level or in a [" + command_->get_name() + "] table");
+                         "]; expected keys at the top level or in a [" + command_->get_name() + "] table" +
+                         (k == "experiment" || k == "axes" ? " (an experiment file: run it with `interflow run` or "
+                                                             "`interflow sweep`)"
+                                                           : ""));
       for (const auto& [inner, value] : *section) apply(std::string(inner.str()), value);
     } else {
       apply(k, node);
@@ -254,13 +232,13 @@ Json OptionTable::echo(const std::map<std::string, Json>& overrides) const {
 std::string OptionTable::config_toml(const std::map<std::string, Json>& overrides) const {
   toml::table options;
   for (const auto& [name, value] : effective(overrides))
-    if (!is_none(value)) put_toml(options, name, value);  // none given: nothing to repeat
+    if (!is_none(value)) experiments::put_toml(options, name, value);  // none given: nothing to repeat
   toml::table root;
   root.insert_or_assign(command_->get_name(), std::move(options));
   std::ostringstream out;
   out << "# interflow " << kVersion << " " << command_->get_name()
       << " run; run it again, from the folder it was started in (relative file paths are relative to it), with:\n"
-      << "#   interflow " << command_->get_name() << " --config config.toml\n"
+      << "#   interflow run config.toml   (or: interflow " << command_->get_name() << " --config config.toml)\n"
       << root << '\n';
   return out.str();
 }

@@ -58,8 +58,17 @@ class OptionTable {
   void refuse_unless(const std::string& option, bool condition, const std::string& when) const;
   bool given(const std::string& name) const;
 
-  // Reads --config if one was given. Values go through the same checks as on the command line.
+  // Applies the options `interflow run FILE` read (checked there with their lines); `source` names
+  // the file in messages. apply_config() applies them.
+  void preset(const Json& options, const std::string& source);
+  // Reads the preset options and --config if one was given. Values go through the same checks as on
+  // the command line; the command line wins.
   void apply_config();
+  // "" when `value` is a valid value of option `name`, otherwise what was expected (the command
+  // line's own check; for experiment files). Leaves the option unset.
+  std::string check_value(const std::string& name, const Json& value) const;
+  // The long names of the run-defining options, in declaration order.
+  std::vector<std::string> run_option_names() const;
   // The run-defining options with their effective values (given or default), typed, in declaration
   // order; keys are long names with '_' for '-'. `overrides` replaces values the run resolved (e.g.
   // the routing chosen when none was given); an override of null leaves the option out.
@@ -83,10 +92,13 @@ class OptionTable {
   // (long name, value) of every run-defining option, overrides applied, those overridden by null left out.
   std::vector<std::pair<std::string, Json>> effective(const std::map<std::string, Json>& overrides) const;
   CLI::Option* find(const std::string& name) const;
+  void apply_value(const std::string& key, const Json& value, const std::string& where);
 
   CLI::App* command_;
   std::vector<Entry> entries_;
   std::string config_, out_;
+  Json preset_ = Json::object();
+  std::string preset_source_;
   bool json_ = false, quiet_ = false, no_progress_ = false;
 };
 

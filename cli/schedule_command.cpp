@@ -120,7 +120,7 @@ std::map<std::string, Json> resolved_options(const ScheduleRun& run) {
 
 }  // namespace
 
-Action add_schedule_command(CLI::App& app, const Plugins& plugins) {
+Command add_schedule_command(CLI::App& app, const Plugins& plugins) {
   auto* cmd = app.add_subcommand("schedule",
                                  "batch-scheduler model: replay a job log (SWF) with a selection policy; wait, "
                                  "slowdown and utilisation");
@@ -133,7 +133,7 @@ Action add_schedule_command(CLI::App& app, const Plugins& plugins) {
   add_network_aware_options(*t, *c);
   t->add_out("write summary.json, jobs.csv, utilisation.csv and config.toml here");
   t->add_output_flags();
-  return [&plugins, c, t]() {
+  return Command{[&plugins, c, t]() {
     t->apply_config();
     refuse_conflicts(*t, *c);
     const ScheduleRun run = run_schedule(plugins, *c);
@@ -161,7 +161,7 @@ Action add_schedule_command(CLI::App& app, const Plugins& plugins) {
     else if (!t->quiet())
       print_schedule_summary(run, header, std::cout);
     return 0;
-  };
+  }, t};
 }
 
 }  // namespace interflow::cli

@@ -9,7 +9,7 @@
 
 namespace interflow::cli {
 
-Action add_static_command(CLI::App& app, const Plugins& plugins) {
+Command add_static_command(CLI::App& app, const Plugins& plugins) {
   auto* cmd = app.add_subcommand("static", "static max-min flow engine: throughput of a topology + routing + pattern");
   auto config = std::make_shared<StaticConfig>();
   auto t = std::make_shared<OptionTable>(cmd);
@@ -25,7 +25,7 @@ Action add_static_command(CLI::App& app, const Plugins& plugins) {
   t->add_out("write summary.json, links.csv and config.toml (and flows.csv) into this folder");
   t->output_flag("--flows-csv", *flows_csv, "with --out, also write flows.csv (one row per flow)");
   t->add_output_flags();
-  return [&plugins, config, t, flows_csv]() {
+  return Command{[&plugins, config, t, flows_csv]() {
     t->apply_config();
     t->refuse_unless("--flows-csv", !t->out_dir().empty(), "with --out DIR");
     t->refuse_together("--json", "--quiet", "--json prints the summary, --quiet prints nothing");
@@ -47,7 +47,7 @@ Action add_static_command(CLI::App& app, const Plugins& plugins) {
     else if (!t->quiet())
       print_static_summary(run, header, std::cout);
     return 0;
-  };
+  }, t};
 }
 
 }  // namespace interflow::cli

@@ -125,7 +125,7 @@ void export_network(const Network& net, const TopoConfig& c) {
 
 }  // namespace
 
-Action add_topo_command(CLI::App& app, const Plugins& plugins) {
+Command add_topo_command(CLI::App& app, const Plugins& plugins) {
   auto* cmd = app.add_subcommand("topo", "describe a topology: counts, radix, diameter, mean distance; export it");
   auto c = std::make_shared<TopoConfig>();
   auto t = std::make_shared<OptionTable>(cmd);
@@ -143,7 +143,7 @@ Action add_topo_command(CLI::App& app, const Plugins& plugins) {
           "skip the diameter and mean distance (for timing the build of very large networks)");
   t->add_out("write summary.json (the --json description) and config.toml into this folder");
   t->add_output_flags();
-  return [&plugins, c, t]() {
+  return Command{[&plugins, c, t]() {
     t->apply_config();
     if (c->spec.empty()) throw InputError("topo needs a topology spec, e.g. `interflow topo torus:dims=8x8x8`");
     t->refuse_unless("--samples", !c->no_distances, "when distances are computed (not with --no-distances)");
@@ -161,7 +161,7 @@ Action add_topo_command(CLI::App& app, const Plugins& plugins) {
     else if (!t->quiet())
       print_topo(run, *c, std::cout);
     return 0;
-  };
+  }, t};
 }
 
 }  // namespace interflow::cli

@@ -1,6 +1,8 @@
 #include "core/stats.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <stdexcept>
 
 namespace interflow {
 
@@ -31,6 +33,90 @@ Summary summarize(std::span<const double> values, bool want_median) {
     s.median = m;
   }
   return s;
+}
+
+}  // namespace interflow
+
+namespace interflow {
+
+namespace {
+
+// The continued fraction of the incomplete beta function (Abramowitz and Stegun 26.5.8), by the
+// modified Lentz method; converges fast for x < (a + 1) / (a + b + 2).
+double beta_fraction(double a, double b, double x) {
+  constexpr double tiny = 1e-300, eps = 1e-15;
+  double c = 1.0, d = 1.0 - (a + b) * x / (a + 1.0);
+  if (std::abs(d) < tiny) d = tiny;
+  d = 1.0 / d;
+  double h = d;
+  for (int m = 1; m <= 1000; ++m) {
+    const double md = m;
+    // even step: d_{2m} = m (b - m) x / ((a + 2m - 1)(a + 2m))
+    double num = md * (b - md) * x / ((a + 2 * md - 1) * (a + 2 * md));
+    d = 1.0 + num * d;
+    c = 1.0 + num / c;
+    d = 1.0 / (std::abs(d) < tiny ? tiny : d);
+    c = std::abs(c) < tiny ? tiny : c;
+    h *= d * c;
+    // odd step: d_{2m+1} = -(a + m)(a + b + m) x / ((a + 2m)(a + 2m + 1))
+    num = -(a + md) * (a + b + md) * x / ((a + 2 * md) * (a + 2 * md + 1));
+    d = 1.0 + num * d;
+    c = 1.0 + num / c;
+    d = 1.0 / (std::abs(d) < tiny ? tiny : d);
+    c = std::abs(c) < tiny ? tiny : c;
+    const double delta = d * c;
+    h *= delta;
+    if (std::abs(delta - 1.0) < eps) break;
+  }
+  return h;
+}
+
+// The regularised incomplete beta function I_x(a, b).
+double incomplete_beta(double a, double b, double x) {
+  if (x <= 0) return 0;
+  if (x >= 1) return 1;
+  const double front =
+      std::exp(std::lgamma(a + b) - std::lgamma(a) - std::lgamma(b) + a * std::log(x) + b * std::log1p(-x));
+  if (x < (a + 1) / (a + b + 2)) return front * beta_fraction(a, b, x) / a;
+  return 1.0 - front * beta_fraction(b, a, 1.0 - x) / b;  // symmetry I_x(a,b) = 1 - I_{1-x}(b,a)
+}
+
+// P(T <= t) for Student's t with df degrees of freedom (A&S 26.7.1 through the incomplete beta).
+double student_t_cdf(double t, double df) {
+  const double tail = 0.5 * incomplete_beta(df / 2.0, 0.5, df / (df + t * t));
+  return t >= 0 ? 1.0 - tail : tail;
+}
+
+}  // namespace
+
+double student_t_quantile(double p, double df) {
+  if (!(p > 0 && p < 1) || !(df >= 1)) throw std::invalid_argument("student_t_quantile: p in (0, 1), df >= 1");
+  if (p == 0.5) return 0;
+  if (p < 0.5) return -student_t_quantile(1 - p, df);
+  double lo = 0, hi = 1;
+  while (student_t_cdf(hi, df) < p) hi *= 2;  // df = 1, p = 0.999999: hi about 3e5
+  for (int i = 0; i < 200 && hi - lo > 1e-12 * hi; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    (student_t_cdf(mid, df) < p ? lo : hi) = mid;
+  }
+  return 0.5 * (lo + hi);
+}
+
+MeanCi mean_ci95(std::span<const double> values) {
+  MeanCi r;
+  r.n = values.size();
+  if (values.empty()) return r;
+  double sum = 0;
+  for (double v : values) sum += v;
+  r.mean = sum / static_cast<double>(r.n);
+  if (r.n < 2) return r;
+  double squares = 0;
+  for (double v : values) squares += (v - r.mean) * (v - r.mean);
+  const double n = static_cast<double>(r.n);
+  r.sd = std::sqrt(squares / (n - 1));
+  r.ci95 = student_t_quantile(0.975, n - 1) * r.sd / std::sqrt(n);
+  r.defined = true;
+  return r;
 }
 
 }  // namespace interflow

@@ -16,3 +16,24 @@ struct Summary {
 Summary summarize(std::span<const double> values, bool want_median = true);
 
 }  // namespace interflow
+
+namespace interflow {
+
+// The mean and the 95 % confidence interval of the mean of a small sample (e.g. one metric over the
+// seeds of a sweep), assuming the runs are independent and their mean roughly normal: half-width
+// t(0.975, n-1) * sd / sqrt(n) with the sample standard deviation sd (n-1 in the denominator).
+// n = 1 gives sd = ci95 = 0 and `defined` = false: one run says nothing of the spread.
+struct MeanCi {
+  std::uint64_t n = 0;
+  double mean = 0, sd = 0, ci95 = 0;
+  bool defined = false;  // n >= 2
+};
+MeanCi mean_ci95(std::span<const double> values);
+
+// The p-quantile of Student's t distribution with `df` degrees of freedom (df >= 1, 0 < p < 1), by
+// bisection on the distribution function, which is the regularised incomplete beta function
+// I_x(df/2, 1/2) evaluated by its continued fraction (Abramowitz and Stegun 1964, 26.5.8 and 26.7.1).
+// Accurate to about 1e-10; tests check it against the tabulated values.
+double student_t_quantile(double p, double df);
+
+}  // namespace interflow

@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(cmake make g++ pkg-config libigraph-dev libtbb-dev libcli11-dev doctest-dev zlib1g-dev nlohmann-json3-dev
-  libtomlplusplus-dev python3 python3-matplotlib)
+  libtomlplusplus-dev python3 python3-matplotlib parallel)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,0 +1,49 @@
+#pragma once
+// Collects a sweep's results (plan.hpp) into two tables:
+//   collected.csv   one row per finished run: id, the swept keys (seed included), then every metric
+//                   of its summary.json, flattened ("throughput.restricted_normalised", "flow_rate_gbps.mean");
+//   aggregated.csv  one row per configuration (the runs that differ only in their seed): the swept
+//                   keys but the seed, "runs", then for every metric its mean, standard deviation and
+//                   the half-width of its 95 % confidence interval over the seeds (core/stats.hpp
+//                   mean_ci95: Student's t; sd and ci95 are empty for a single run).
+// Metrics are the numeric leaves of summary.json but the run header (version, engine, seed, threads,
+// config); arrays of up to kMaxArray elements are flattened with their index, longer ones (series)
+// are left to the run's own files. The resources (is_resource: timings, memory, the simulator's own
+// rates) come last and can be left out, so that two ways of running the same sweep give
+// byte-identical tables.
+#include <string>
+#include <vector>
+
+#include "experiments/plan.hpp"
+
+namespace interflow::experiments {
+
+struct CollectSettings {
+  bool partial = false;    // write the tables although some runs have not finished
+  bool resources = true;   // include time_s.* and peak_rss_bytes
+};
+
+struct Collected {
+  std::size_t runs = 0, finished = 0;
+  std::vector<std::string> missing;  // ids of runs without summary.json
+  std::size_t metrics = 0, configurations = 0;
+  std::string runs_csv, aggregated_csv;  // the paths written
+};
+
+// InputError when runs are missing (their ids and how to finish them) unless settings.partial.
+Collected collect(const Layout& layout, const CollectSettings& settings);
+
+inline constexpr std::size_t kMaxArray = 64;
+
+// The metrics of one summary.json, in document order (name, value).
+std::vector<std::pair<std::string, double>> summary_metrics(const Json& summary, bool resources);
+
+// Whether a metric measures the simulator rather than the network (it differs from run to run of the
+// same configuration): time_s.*, build_seconds, peak_rss_bytes, simulation.events_per_second,
+// simulation.solve_share. These come last in the tables, or not at all with --no-resources.
+bool is_resource(const std::string& name);
+
+// A CSV cell: the text quoted when it holds a comma, a quote or a line break.
+std::string csv_cell(const std::string& text);
+
+}  // namespace interflow::experiments

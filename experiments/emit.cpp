@@ -1,0 +1,166 @@
+#include "experiments/emit.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <sstream>
+
+#include "core/error.hpp"
+#include "core/io.hpp"
+
+namespace interflow::experiments {
+
+namespace {
+
+// The runs a cluster should run: not finished, and not failed unless retried.
+std::vector<const Run*> pending(const Layout& layout, const std::vector<Run>& runs, bool retry_failed) {
+  std::vector<const Run*> out;
+  for (const Run& r : runs) {
+    const RunState s = state_of(layout, r.id);
+    if (s == RunState::Pending || (s == RunState::Failed && retry_failed)) out.push_back(&r);
+  }
+  return out;
+}
+
+void write_script(const std::filesystem::path& file, const std::string& text, bool executable) {
+  std::error_code ec;
+  std::filesystem::create_directories(file.parent_path(), ec);
+  if (ec) throw OutputError("'" + file.parent_path().string() + "': cannot create the folder: " + ec.message());
+  OutputFile out(file.string(), "the sweep's job files");
+  out << text;
+  out.commit();
+  if (executable) {
+    std::filesystem::permissions(file, std::filesystem::perms::owner_exec | std::filesystem::perms::group_exec,
+                                 std::filesystem::perm_options::add, ec);
+    if (ec) throw OutputError("'" + file.string() + "': cannot make it executable: " + ec.message());
+  }
+}
+
+std::string absolute_text(const std::filesystem::path& p) {
+  std::error_code ec;
+  const auto a = std::filesystem::absolute(p, ec);
+  return (ec ? p : a).lexically_normal().string();
+}
+
+// The shell command of one run: quoted argv, output to its log.
+std::string run_line(const EmitSettings& s, const Layout& layout, const std::string& id) {
+  std::string line = "cd " + shell_quote(s.workdir) + " &&";
+  for (const std::string& a : run_argv(s.binary, layout, id)) line += " " + shell_quote(a);
+  return line + " > " + shell_quote(layout.log(id).string()) + " 2>&1";
+}
+
+std::uint64_t memory_request_mib(const Estimate& e, double margin) {
+  const double mib = std::ceil(static_cast<double>(e.memory_bytes) * margin / 1048576.0);
+  // Rounded up to a power of two so that runs of similar size share one array.
+  std::uint64_t request = 64;
+  while (static_cast<double>(request) < mib) request *= 2;
+  return request;
+}
+
+// Threads a run asks for: its threads option (0 or absent: 1 CPU, the runs' results do not depend
+// on it).
+unsigned cpus_of(const Run& r) {
+  if (r.options.contains("threads") && r.options["threads"].is_number_unsigned())
+    return std::max<unsigned>(1, static_cast<unsigned>(std::min<std::uint64_t>(r.options["threads"].get<std::uint64_t>(), 1024)));
+  return 1;
+}
+
+}  // namespace
+
+std::string shell_quote(const std::string& word) {
+  std::string out = "'";
+  for (char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+std::string slurm_time(double seconds) {
+  static const double ladder_min[] = {5, 15, 30, 60, 120, 240, 480, 720, 1440, 2880};
+  double minutes = std::max(1.0, std::ceil(seconds / 60.0));
+  double chosen = 0;
+  for (double step : ladder_min)
+    if (minutes <= step) {
+      chosen = step;
+      break;
+    }
+  if (chosen == 0) chosen = std::ceil(minutes / 1440.0) * 1440.0;
+  const auto total = static_cast<long long>(chosen);
+  char text[48];
+  std::snprintf(text, sizeof text, "%lld-%02lld:%02lld:00", total / 1440, total / 60 % 24, total % 60);
+  return text;
+}
+
+Emitted emit_parallel(const Layout& layout, const Experiment&, const std::vector<Run>& runs,
+                      const EmitSettings& settings) {
+  Emitted out;
+  std::string text;
+  for (const Run* r : pending(layout, runs, settings.retry_failed)) {
+    text += run_line(settings, layout, r->id) + "\n";
+    ++out.runs;
+  }
+  const auto jobs = layout.root() / "parallel" / "jobs.txt";
+  write_script(jobs, text, false);
+  out.files.push_back(jobs.string());
+  out.how = "parallel --jobs " + std::string("$(nproc)") + " --joblog " +
+            shell_quote(absolute_text(layout.root() / "parallel" / "joblog")) + " < " + shell_quote(absolute_text(jobs));
+  return out;
+}
+
+Emitted emit_slurm(const Layout& layout, const Experiment& e, const std::vector<Run>& runs,
+                   const EmitSettings& settings) {
+  Emitted out;
+  const Estimates estimates(layout, e, runs);
+  // Resource classes: (memory MiB, time, cpus) -> run ids.
+  std::map<std::tuple<std::uint64_t, std::string, unsigned>, std::vector<std::string>> classes;
+  for (const Run* r : pending(layout, runs, settings.retry_failed)) {
+    const Estimate est = estimates.of(*r);
+    classes[{memory_request_mib(est, settings.memory_margin),
+             slurm_time(std::max(300.0, est.seconds * settings.time_margin)), cpus_of(*r)}]
+        .push_back(r->id);
+    ++out.runs;
+  }
+  const auto dir = layout.root() / "slurm";
+  std::string submit = "#!/bin/bash\n# Submits the job arrays of the sweep '" + e.name +
+                       "'; extra arguments go to every sbatch (e.g. --wait).\nset -euo pipefail\n";
+  std::size_t k = 0;
+  for (const auto& [resources, ids] : classes) {
+    const auto& [mib, time, cpus] = resources;
+    const std::string base = "array-" + std::to_string(k++);
+    std::string list;
+    for (const std::string& id : ids) list += id + "\n";
+    write_script(dir / (base + ".ids"), list, false);
+    std::ostringstream s;
+    s << "#!/bin/bash\n"
+      << "#SBATCH --job-name=" << e.name << "-" << base << "\n"
+      << "#SBATCH --array=0-" << ids.size() - 1 << (settings.throttle ? "%" + std::to_string(settings.throttle) : "") << "\n"
+      << "#SBATCH --mem=" << mib << "M\n"
+      << "#SBATCH --time=" << time << "\n"
+      << "#SBATCH --cpus-per-task=" << cpus << "\n"
+      << "#SBATCH --ntasks=1\n"
+      << "#SBATCH --output=" << absolute_text(dir / "logs" / (base + "-%a.out")) << "\n";
+    if (!settings.partition.empty()) s << "#SBATCH --partition=" << settings.partition << "\n";
+    if (!settings.account.empty()) s << "#SBATCH --account=" << settings.account << "\n";
+    for (const std::string& o : settings.sbatch_options) s << "#SBATCH " << o << "\n";
+    s << "# " << ids.size() << " runs of the sweep '" << e.name << "', each with its results in "
+      << absolute_text(layout.root() / "runs") << "/ID\n"
+      << "set -euo pipefail\n"
+      << "id=$(sed -n \"$((SLURM_ARRAY_TASK_ID + 1))p\" " << shell_quote(absolute_text(dir / (base + ".ids"))) << ")\n"
+      << "[ -n \"$id\" ] || { echo \"no run for task $SLURM_ARRAY_TASK_ID\" >&2; exit 2; }\n"
+      << "cd " << shell_quote(settings.workdir) << "\n"
+      << "exec " << shell_quote(settings.binary) << " run " << shell_quote(absolute_text(layout.root() / "runs"))
+      << "/\"$id\"/run.toml --out " << shell_quote(absolute_text(layout.root() / "runs")) << "/\"$id\""
+      << " --quiet --no-progress > " << shell_quote(absolute_text(layout.root() / "runs")) << "/\"$id\"/log.txt 2>&1\n";
+    write_script(dir / (base + ".sh"), s.str(), true);
+    out.files.push_back((dir / (base + ".sh")).string());
+    submit += "sbatch --parsable \"$@\" " + shell_quote(absolute_text(dir / (base + ".sh"))) + "\n";
+  }
+  std::error_code ec;
+  std::filesystem::create_directories(dir / "logs", ec);
+  if (ec) throw OutputError("'" + (dir / "logs").string() + "': cannot create the folder: " + ec.message());
+  write_script(dir / "submit.sh", submit, true);
+  out.files.insert(out.files.begin(), (dir / "submit.sh").string());
+  out.how = shell_quote(absolute_text(dir / "submit.sh"));
+  return out;
+}
+
+}  // namespace interflow::experiments

@@ -1,0 +1,252 @@
+#!/usr/bin/env python3
+"""The standard figures of interflow, drawn with matplotlib; `interflow plot KIND ...` runs this
+script with checked arguments (manual/experiments.md "Plots"). Kinds:
+
+  metric DIR   a metric of a sweep's aggregated.csv against a swept key, one line per series, with
+               its 95 % confidence band over seeds (mean +- ci95)
+  cdf RUN...   completion-time CDFs of dynamic runs (their flows.csv, written with --flows-csv)
+  jobs RUN...  scheduler runs: CDFs of job wait and bounded slowdown, and utilisation over time
+  links RUN    a run's link utilisation as a heat map, source vertex x destination vertex
+
+Every figure is written whole (to a temporary name, then renamed) or the script exits non-zero with
+one message; nothing is shown on screen."""
+import argparse
+import csv
+import math
+import os
+import sys
+
+
+def fail(message):
+    print("interflow plot: error: " + message, file=sys.stderr)
+    sys.exit(2)
+
+
+def load_pyplot():
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        return plt
+    except ImportError:
+        fail("matplotlib is missing; install Debian's python3-matplotlib (scripts/setup-deps.sh does)")
+
+
+def read_csv(path):
+    try:
+        with open(path, newline="") as f:
+            rows = list(csv.DictReader(f))
+    except OSError as e:
+        fail("cannot read '%s': %s" % (path, e.strerror))
+    return rows
+
+
+def number(text, where):
+    try:
+        v = float(text)
+    except (TypeError, ValueError):
+        fail("%s: '%s' is not a number" % (where, text))
+    return v
+
+
+def save(fig, path):
+    temp = path + ".part.png"
+    try:
+        fig.savefig(temp, dpi=150, bbox_inches="tight")
+        os.replace(temp, path)
+    except OSError as e:
+        if os.path.exists(temp):
+            os.remove(temp)
+        fail("cannot write '%s': %s" % (path, e.strerror))
+    print(path)
+
+
+def plot_metric(a, plt):
+    path = os.path.join(a.dir, "aggregated.csv")
+    if not os.path.exists(path):
+        fail("'%s' has no aggregated.csv; run `interflow collect %s` first" % (a.dir, a.dir))
+    rows = read_csv(path)
+    if not rows:
+        fail("'%s' holds no configuration" % path)
+    columns = list(rows[0].keys())
+    for key, label in ((a.x, "--x"), (a.series, "--series")):
+        if key and key not in columns:
+            fail("%s '%s' is not a swept key of this sweep; its keys: %s" % (label, key, ", ".join(columns[:columns.index("runs")])))
+    mean, ci = a.y + ".mean", a.y + ".ci95"
+    if mean not in columns:
+        metrics = sorted({c[:-5] for c in columns if c.endswith(".mean")})
+        near = [m for m in metrics if a.y.split(".")[-1] in m]
+        fail("--y '%s' is not a metric of this sweep%s; see the header of %s" %
+             (a.y, " (similar: " + ", ".join(near[:5]) + ")" if near else "", path))
+    for cond in a.where:
+        key, _, value = cond.partition("=")
+        if key not in columns:
+            fail("--where '%s': '%s' is not a column of %s" % (cond, key, path))
+        rows = [r for r in rows if r[key] == value]
+        if not rows:
+            fail("--where '%s' leaves no configuration" % cond)
+    keys = columns[:columns.index("runs")]
+    fixed = [k for k in keys if k not in (a.x, a.series) and len({r[k] for r in rows}) > 1]
+    if fixed:
+        fail("the configurations also differ in %s: choose one with --where KEY=VALUE or plot it as --series" %
+             ", ".join(fixed))
+    series = {}
+    for r in rows:
+        series.setdefault(r[a.series] if a.series else a.y, []).append(r)
+    fig, ax = plt.subplots(figsize=(6.4, 4.2))
+    numeric_x = all(_is_number(r[a.x]) for r in rows)
+    categories = list(dict.fromkeys(r[a.x] for r in rows))
+    for name, rs in series.items():
+        if numeric_x:
+            rs = sorted(rs, key=lambda r: float(r[a.x]))
+            xs = [float(r[a.x]) for r in rs]
+        else:
+            xs = [categories.index(r[a.x]) for r in rs]
+        ys = [number(r[mean], path) for r in rs]
+        half = [float(r[ci]) if r[ci] else 0.0 for r in rs]
+        ax.plot(xs, ys, marker="o", label=name)
+        if any(h > 0 for h in half):
+            ax.fill_between(xs, [y - h for y, h in zip(ys, half)], [y + h for y, h in zip(ys, half)], alpha=0.2)
+    if not numeric_x:
+        ax.set_xticks(range(len(categories)))
+        ax.set_xticklabels(categories, rotation=20, ha="right", fontsize=8)
+    if a.logx:
+        ax.set_xscale("log")
+    if a.logy:
+        ax.set_yscale("log")
+    ax.set_xlabel(a.x)
+    ax.set_ylabel(a.y + " (mean, 95 % CI over seeds)")
+    if a.series:
+        ax.legend(title=a.series, fontsize=8)
+    ax.grid(alpha=0.3)
+    ax.set_title(a.title or os.path.basename(os.path.normpath(a.dir)))
+    save(fig, a.out or os.path.join(a.dir, "%s-vs-%s.png" % (a.y.replace(".", "_"), a.x)))
+
+
+def _is_number(text):
+    try:
+        float(text)
+        return True
+    except ValueError:
+        return False
+
+
+def ecdf(values):
+    values = sorted(values)
+    n = len(values)
+    return values, [(i + 1) / n for i in range(n)]
+
+
+def run_label(run):
+    return os.path.basename(os.path.normpath(run))
+
+
+def plot_cdf(a, plt):
+    fig, ax = plt.subplots(figsize=(6.4, 4.2))
+    for run in a.runs:
+        path = os.path.join(run, "flows.csv")
+        if not os.path.exists(path):
+            fail("'%s' has no flows.csv; run the dynamic run with --flows-csv" % run)
+        rows = read_csv(path)
+        if rows and a.column not in rows[0]:
+            fail("--column '%s' is not a column of %s (%s)" % (a.column, path, ", ".join(rows[0].keys())))
+        values = [number(r[a.column], path) for r in rows if r.get("state", "delivered") == "delivered" and r[a.column] != ""]
+        if not values:
+            fail("'%s' has no delivered flow" % path)
+        xs, ys = ecdf(values)
+        ax.step(xs, ys, where="post", label=run_label(run))
+    ax.set_xlabel(a.column)
+    ax.set_ylabel("fraction of flows")
+    if a.logx:
+        ax.set_xscale("log")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
+    ax.set_title(a.title or "flow %s CDF" % a.column)
+    save(fig, a.out or os.path.join(a.runs[0], "cdf-%s.png" % a.column))
+
+
+def plot_jobs(a, plt):
+    fig, axes = plt.subplots(1, 3, figsize=(14, 4))
+    for run in a.runs:
+        jobs = read_csv(os.path.join(run, "jobs.csv"))
+        util = read_csv(os.path.join(run, "utilisation.csv"))
+        done = [j for j in jobs if j["refused"] == "0"]
+        if not done:
+            fail("'%s' has no job that ran" % run)
+        for ax, column in ((axes[0], "wait_s"), (axes[1], "bounded_slowdown")):
+            xs, ys = ecdf([number(j[column], run) for j in done])
+            ax.step(xs, ys, where="post", label=run_label(run))
+        axes[2].step([number(u["start_s"], run) for u in util], [number(u["utilisation"], run) for u in util],
+                     where="post", label=run_label(run))
+    axes[0].set_xlabel("wait (s)")
+    axes[1].set_xlabel("bounded slowdown")
+    axes[1].set_xscale("log")
+    for ax in axes[:2]:
+        ax.set_ylabel("fraction of jobs")
+    axes[2].set_xlabel("time (s)")
+    axes[2].set_ylabel("utilisation (busy nodes / nodes)")
+    axes[2].set_ylim(0, 1.05)
+    for ax in axes:
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=8)
+    fig.suptitle(a.title or "jobs")
+    save(fig, a.out or os.path.join(a.runs[0], "jobs.png"))
+
+
+def plot_links(a, plt):
+    import numpy as np
+    rows = read_csv(os.path.join(a.run, "links.csv"))
+    if not rows:
+        fail("'%s' has no links" % os.path.join(a.run, "links.csv"))
+    if not a.endpoints:
+        rows = [r for r in rows if r.get("src_kind", "switch") == "switch" and r.get("dst_kind", "switch") == "switch"]
+    vertices = sorted({int(r["src_vertex"]) for r in rows} | {int(r["dst_vertex"]) for r in rows})
+    index = {v: i for i, v in enumerate(vertices)}
+    n = len(vertices)
+    block = max(1, math.ceil(n / a.max_cells))  # more vertices than cells: each cell is a block, its maximum
+    size = math.ceil(n / block)
+    grid = np.full((size, size), np.nan)
+    for r in rows:
+        i, j = index[int(r["src_vertex"])] // block, index[int(r["dst_vertex"])] // block
+        u = number(r["utilisation"], "links.csv")
+        grid[i, j] = u if math.isnan(grid[i, j]) else max(grid[i, j], u)
+    fig, ax = plt.subplots(figsize=(6.4, 5.4))
+    image = ax.imshow(grid, cmap="viridis", vmin=0, vmax=max(1.0, np.nanmax(grid)), interpolation="nearest")
+    fig.colorbar(image, ax=ax, label="link utilisation" + (" (max over a block)" if block > 1 else ""))
+    label = "vertex" if block == 1 else "vertex block of %d" % block
+    ax.set_xlabel("destination " + label)
+    ax.set_ylabel("source " + label)
+    ax.set_title(a.title or "%s: %d links" % (run_label(a.run), len(rows)))
+    save(fig, a.out or os.path.join(a.run, "links.png"))
+
+
+def main():
+    p = argparse.ArgumentParser(prog="interflow plot")
+    sub = p.add_subparsers(dest="kind", required=True)
+    m = sub.add_parser("metric")
+    m.add_argument("dir")
+    m.add_argument("--y", required=True)
+    m.add_argument("--x", required=True)
+    m.add_argument("--series", default="")
+    m.add_argument("--where", action="append", default=[])
+    c = sub.add_parser("cdf")
+    c.add_argument("runs", nargs="+")
+    c.add_argument("--column", default="completion_s")
+    j = sub.add_parser("jobs")
+    j.add_argument("runs", nargs="+")
+    l = sub.add_parser("links")
+    l.add_argument("run")
+    l.add_argument("--endpoints", action="store_true")
+    l.add_argument("--max-cells", type=int, default=512)
+    for s in (m, c, j, l):
+        s.add_argument("--out", default="")
+        s.add_argument("--title", default="")
+        s.add_argument("--logx", action="store_true")
+        s.add_argument("--logy", action="store_true")
+    a = p.parse_args()
+    plt = load_pyplot()
+    {"metric": plot_metric, "cdf": plot_cdf, "jobs": plot_jobs, "links": plot_links}[a.kind](a, plt)
+
+
+if __name__ == "__main__":
+    main()

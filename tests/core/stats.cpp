@@ -1,0 +1,60 @@
+// Student's t quantiles against the tabulated values, the confidence interval of a mean, and the
+// nearest-name suggestion.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "core/stats.hpp"
+#include "core/suggest.hpp"
+
+using namespace interflow;
+
+TEST_CASE("stats: Student's t quantiles match the tables") {
+  // t(0.975, df), from the standard tables (e.g. Abramowitz and Stegun 1964, table 26.10).
+  const std::vector<std::pair<double, double>> table = {{1, 12.7062047}, {2, 4.30265273}, {3, 3.18244631},
+                                                        {4, 2.77644511}, {5, 2.57058184}, {9, 2.26215716},
+                                                        {10, 2.22813885}, {30, 2.04227246}, {120, 1.97993041}};
+  for (const auto& [df, t] : table) {
+    INFO("df " << df);
+    CHECK(student_t_quantile(0.975, df) == doctest::Approx(t).epsilon(1e-8));
+  }
+  CHECK(student_t_quantile(0.95, 3) == doctest::Approx(2.35336343).epsilon(1e-8));
+  CHECK(student_t_quantile(0.995, 7) == doctest::Approx(3.49948330).epsilon(1e-8));
+  CHECK(student_t_quantile(0.5, 4) == 0.0);
+  CHECK(student_t_quantile(0.025, 10) == doctest::Approx(-2.22813885).epsilon(1e-8));
+  // Large df tends to the normal quantile 1.959964.
+  CHECK(student_t_quantile(0.975, 1e6) == doctest::Approx(1.959966).epsilon(1e-5));
+  CHECK_THROWS(student_t_quantile(1.0, 3));
+  CHECK_THROWS(student_t_quantile(0.9, 0.5));
+}
+
+TEST_CASE("stats: the 95 % confidence interval of a mean") {
+  // 2, 4, 4, 4, 5, 5, 7, 9: mean 5, sample sd sqrt(32/7).
+  const std::vector<double> x = {2, 4, 4, 4, 5, 5, 7, 9};
+  const MeanCi c = mean_ci95(x);
+  CHECK(c.n == 8);
+  CHECK(c.defined);
+  CHECK(c.mean == doctest::Approx(5));
+  CHECK(c.sd == doctest::Approx(std::sqrt(32.0 / 7.0)));
+  CHECK(c.ci95 == doctest::Approx(2.36462425 * std::sqrt(32.0 / 7.0) / std::sqrt(8.0)).epsilon(1e-8));
+  const std::vector<double> one = {3.5};
+  const MeanCi single = mean_ci95(one);
+  CHECK_FALSE(single.defined);
+  CHECK(single.mean == 3.5);
+  CHECK(single.sd == 0);
+  CHECK(single.ci95 == 0);
+  const std::vector<double> same = {1, 1, 1};
+  CHECK(mean_ci95(same).ci95 == 0);
+}
+
+TEST_CASE("suggest: the nearest valid name or none") {
+  const std::vector<std::string> names = {"pattern", "topology", "routing", "switch-gbps", "max-runs"};
+  CHECK(nearest_name("patern", names) == "pattern");
+  CHECK(nearest_name("topolgy", names) == "topology");
+  CHECK(nearest_name("switch_gbps", names) == "switch-gbps");  // '_' and '-' count equal
+  CHECK(nearest_name("max-rusn", names) == "max-runs");         // a swap of neighbours is one edit
+  CHECK(nearest_name("bandwidth", names).empty());
+  CHECK(did_you_mean("routng", names) == " (did you mean 'routing'?)");
+  CHECK(did_you_mean("xyz", names).empty());
+}
