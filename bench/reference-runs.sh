@@ -47,5 +47,6 @@ for entry in "${runs[@]}"; do
 done
 (cd "$here" && "$bin" topo torus:dims=6x6x6 --json > "$out/topo-torus.json")
 (cd "$here" && "$bin" topo dragonfly:p=2,a=4,h=2 --json > "$out/topo-dragonfly.json")
-"$here/examples/quickstart-study.sh" "$bin" "$out/quickstart" 1 > "$out/quickstart.txt"
+(cd "$here" && "$bin" sweep examples/experiments/quickstart.toml --out "$out/quickstart" --quiet &&
+  "$bin" collect --no-resources "$out/quickstart" > "$out/quickstart.txt")
 echo "reference runs written to $out"

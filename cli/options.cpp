@@ -150,6 +150,7 @@ void OptionTable::apply_value(const std::string& key, const Json& value, const s
     throw InputError(where + ": not an option of `interflow " + command_->get_name() +
                      "`; keys are long option names such as " + long_name(entries_.front().option));
   if (option->count() > 0) return;  // the command line wins
+  if (value.is_array() && value.empty()) return;  // an empty list: none given
   try {
     option->add_result(experiments::option_texts(value));
     option->run_callback();
@@ -161,6 +162,7 @@ void OptionTable::apply_value(const std::string& key, const Json& value, const s
 std::string OptionTable::check_value(const std::string& name, const Json& value) const {
   CLI::Option* option = find(name);
   if (!option) return "not an option of `interflow " + command_->get_name() + "`";
+  if (value.is_array() && value.empty()) return {};  // an empty list: none given
   option->clear();
   try {
     option->add_result(experiments::option_texts(value));

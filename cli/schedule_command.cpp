@@ -136,6 +136,7 @@ Command add_schedule_command(CLI::App& app, const Plugins& plugins) {
   return Command{[&plugins, c, t]() {
     t->apply_config();
     refuse_conflicts(*t, *c);
+    c->progress = t->progress();
     const ScheduleRun run = run_schedule(plugins, *c);
     for (std::size_t k = 0; k < run.result.refused.size() && k < 10; ++k)
       std::cerr << "interflow: refused: " << run.result.refused[k] << '\n';

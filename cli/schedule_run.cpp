@@ -90,6 +90,8 @@ ScheduleRun run_schedule(const Plugins& plugins, const ScheduleConfig& config) {
   so.seed = c.network.seed;
   so.bounded_slowdown_tau = c.bsld_tau;
   so.series_bins = c.series_bins;
+  Progress progress(c.progress);
+  so.progress = &progress;
   if (run.setup) {
     const scheduler::AllocationContext context = scheduler::allocation_context_of(*run.setup->topology);
     so.network = context.network;

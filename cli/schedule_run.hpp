@@ -24,6 +24,7 @@ struct ScheduleConfig {
   std::vector<std::uint32_t> job_sizes{1};
   // Network-aware mode.
   bool network_aware = false;
+  bool progress = true;  // the progress line (--no-progress)
   NetworkOptions network = [] {
     NetworkOptions n;
     n.topology = "fattree:k=4,n=3";

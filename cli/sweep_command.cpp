@@ -95,8 +95,10 @@ int sweep(const Plugins& plugins, const SweepOptions& o) {
               << r.succeeded << " ran now, " << r.failed << " failed";
     if (r.skipped_failed) std::cout << ", " << r.skipped_failed << " failed before (--retry-failed runs them)";
     if (r.pending) std::cout << ", " << r.pending << " still to run";
-    std::cout << "\nresults in " << layout.root().string() << "/runs; next: interflow collect " << layout.root().string()
-              << "\n";
+    std::cout << "\nresults in " << layout.root().string() << "/runs";
+    if (r.pending == 0 && r.failed + r.skipped_failed == 0)
+      std::cout << "; next: interflow collect " << layout.root().string();
+    std::cout << "\n";
   }
   if (r.interrupted) {
     std::cerr << "interflow: sweep interrupted; run the same command again to resume\n";
@@ -151,20 +153,28 @@ Command add_collect_command(CLI::App& app, const Plugins&) {
   auto dir = std::make_shared<std::string>();
   auto settings = std::make_shared<experiments::CollectSettings>();
   auto quiet = std::make_shared<bool>(false), no_resources = std::make_shared<bool>(false);
+  auto show = std::make_shared<std::vector<std::string>>();
   cmd->add_option("dir", *dir, "the sweep's results folder")->required();
   cmd->add_flag("--partial", settings->partial, "collect although some runs have not finished");
   cmd->add_flag("--no-resources", *no_resources,
                 "leave out run times and peak memory (the metrics alone: identical however the runs ran)");
+  cmd->add_option("--show", *show,
+                  "print a table of these metrics (comma-separated collected.csv columns): mean and 95 % CI per "
+                  "configuration")
+      ->delimiter(',');
   cmd->add_flag("-q,--quiet", *quiet, "print nothing on stdout");
-  return Command{[dir, settings, quiet, no_resources]() {
+  return Command{[dir, settings, quiet, no_resources, show]() {
+                   if (*quiet && !show->empty()) throw InputError("--show and --quiet cannot go together");
                    settings->resources = !*no_resources;
                    const auto c = experiments::collect(experiments::Layout(*dir), *settings);
                    if (!c.missing.empty())
                      std::cerr << "interflow: collect: " << c.missing.size() << " of " << c.runs
                                << " runs have not finished and are left out (--partial)\n";
+                   const std::string table = show->empty() ? "" : "\n" + experiments::show_table(c, *show);
                    if (!*quiet)
                      std::cout << "collected " << c.finished << " runs (" << c.configurations << " configurations, "
-                               << c.metrics << " metrics): " << c.runs_csv << ", " << c.aggregated_csv << "\n";
+                               << c.metrics << " metrics): " << c.runs_csv << ", " << c.aggregated_csv << "\n"
+                               << table;
                    return 0;
                  },
                  nullptr};

@@ -22,6 +22,7 @@ struct TopoConfig {
   std::string export_file;
   std::string export_format = "graphml";
   bool no_distances = false;
+  bool progress = true;  // the progress line (--no-progress)
   LinkDefaults links;
 };
 
@@ -43,9 +44,12 @@ TopoRun run_topo(const Plugins& plugins, const TopoConfig& c) {
   run.build_seconds = clock.seconds();
   run.degrees = degree_report(run.topology->network());
   clock.reset();
-  if (!c.no_distances)
-    run.distances =
-        DistanceAnalysis(c.work_limit, c.samples, c.seed).run(run.topology->network(), run.topology->endpoints_symmetric());
+  if (!c.no_distances) {
+    Progress progress(c.progress);
+    run.distances = DistanceAnalysis(c.work_limit, c.samples, c.seed)
+                        .report_to(&progress)
+                        .run(run.topology->network(), run.topology->endpoints_symmetric());
+  }
   run.distance_seconds = clock.seconds();
   return run;
 }
@@ -148,6 +152,7 @@ Command add_topo_command(CLI::App& app, const Plugins& plugins) {
     if (c->spec.empty()) throw InputError("topo needs a topology spec, e.g. `interflow topo torus:dims=8x8x8`");
     t->refuse_unless("--samples", !c->no_distances, "when distances are computed (not with --no-distances)");
     t->refuse_unless("--export-format", !c->export_file.empty(), "with --export FILE");
+    c->progress = t->progress();
     const TopoRun run = run_topo(plugins, *c);
     const std::map<std::string, Json> resolved{{"export", nullptr}, {"export-format", nullptr}};
     RunHeader header{"topo", "topology description", c->seed, 1, t->echo(resolved), {}};

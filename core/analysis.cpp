@@ -170,6 +170,8 @@ DistanceReport DistanceAnalysis::from_sources(const Network& net, const std::vec
 
   std::vector<PartialDistances> per_source(sources.size());
   tbb::enumerable_thread_specific<Scratch> scratch;
+  if (progress_) progress_->phase("distances", sources.size());
+  std::atomic<std::uint64_t>* done = progress_ ? progress_->counter() : nullptr;
   tbb::parallel_for(std::size_t{0}, sources.size(), [&](std::size_t i) {
     Scratch& s = scratch.local();
     const VertexId root = net.endpoint_vertex(sources[i]);
@@ -185,6 +187,7 @@ DistanceReport DistanceAnalysis::from_sources(const Network& net, const std::vec
     }
     r.unreached = n - 1 - r.pairs;
     per_source[i] = r;
+    if (done) done->fetch_add(1, std::memory_order_relaxed);
   });
   add_up(per_source, report);
   return report;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/network.hpp"
+#include "core/progress.hpp"
 
 namespace interflow {
 
@@ -36,6 +37,11 @@ class DistanceAnalysis {
   // endpoints_symmetric: the network's automorphisms map any endpoint to any other (e.g. a torus),
   // so one search is exact when the exact computation would be too costly.
   DistanceReport run(const Network& net, bool endpoints_symmetric = false) const;
+  // Reports the searches done to `progress` (a phase "distances" of one unit per source).
+  DistanceAnalysis& report_to(Progress* progress) {
+    progress_ = progress;
+    return *this;
+  }
 
  private:
   DistanceReport sampled(const Network& net) const;
@@ -44,6 +50,7 @@ class DistanceAnalysis {
   std::uint64_t work_limit_;
   std::uint32_t samples_;
   std::uint64_t seed_;
+  Progress* progress_ = nullptr;
 };
 
 }  // namespace interflow

@@ -9,4 +9,7 @@ namespace interflow {
 // CSV cells are left empty for it).
 std::string number_text(double v);
 
+// A duration for people: "42s", "3m07s", "2h05m" (whole seconds or minutes, rounded down).
+std::string duration_text(double seconds);
+
 }  // namespace interflow

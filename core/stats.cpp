@@ -110,6 +110,11 @@ MeanCi mean_ci95(std::span<const double> values) {
   for (double v : values) sum += v;
   r.mean = sum / static_cast<double>(r.n);
   if (r.n < 2) return r;
+  r.defined = true;
+  if (std::all_of(values.begin(), values.end(), [&](double v) { return v == values[0]; })) {
+    r.mean = values[0];  // exactly, without the rounding of the sum
+    return r;
+  }
   double squares = 0;
   for (double v : values) squares += (v - r.mean) * (v - r.mean);
   const double n = static_cast<double>(r.n);

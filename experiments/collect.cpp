@@ -1,11 +1,14 @@
 #include "experiments/collect.hpp"
 
+#include <algorithm>
+#include <cstdio>
 #include <map>
 
 #include "core/error.hpp"
 #include "core/format.hpp"
 #include "core/io.hpp"
 #include "core/stats.hpp"
+#include "core/suggest.hpp"
 
 namespace interflow::experiments {
 
@@ -38,6 +41,13 @@ std::string row(const std::vector<std::string>& cells) {
 }
 
 }  // namespace
+
+// Characters on screen of UTF-8 text ("±" is one).
+static std::size_t text_width(const std::string& s) {
+  std::size_t n = 0;
+  for (unsigned char ch : s) n += (ch & 0xC0) != 0x80;
+  return n;
+}
 
 bool is_resource(const std::string& name) {
   for (const char* prefix : {"time_s.", "build_seconds", "peak_rss_bytes", "simulation.events_per_second",
@@ -126,6 +136,8 @@ Collected collect(const Layout& layout, const CollectSettings& settings) {
     m.push_back(i);
   }
   c.configurations = groups.size();
+  c.keys = keys;
+  c.metric_names = metric_names;
   header = keys;
   header.push_back("runs");
   for (const std::string& m : metric_names)
@@ -133,25 +145,78 @@ Collected collect(const Layout& layout, const CollectSettings& settings) {
   text = row(header);
   for (const std::string& g : groups) {
     const std::vector<std::size_t>& idx = members[g];
-    std::vector<std::string> cells;
-    for (const std::string& k : keys) cells.push_back(value_text(plan.runs[idx.front()].swept.at(k)));
-    cells.push_back(std::to_string(idx.size()));
+    Collected::Row r;
+    for (const std::string& k : keys) r.keys.push_back(value_text(plan.runs[idx.front()].swept.at(k)));
+    r.runs = idx.size();
     std::vector<std::vector<double>> samples(metric_names.size());
     for (std::size_t i : idx)
       for (const auto& [m, v] : values[i]) samples[m].push_back(v);
     for (const auto& s : samples) {
       const MeanCi ci = mean_ci95(s);
-      cells.push_back(s.empty() ? "" : number_text(ci.mean));
-      cells.push_back(ci.defined ? number_text(ci.sd) : "");
-      cells.push_back(ci.defined ? number_text(ci.ci95) : "");
+      r.stats.push_back({s.empty() ? "" : number_text(ci.mean), ci.defined ? number_text(ci.sd) : "",
+                         ci.defined ? number_text(ci.ci95) : ""});
     }
+    std::vector<std::string> cells = r.keys;
+    cells.push_back(std::to_string(r.runs));
+    for (const auto& s : r.stats) cells.insert(cells.end(), s.begin(), s.end());
     text += row(cells);
+    c.rows.push_back(std::move(r));
   }
   c.aggregated_csv = (layout.root() / "aggregated.csv").string();
   OutputFile agg_out(c.aggregated_csv, "collect");
   agg_out << text;
   agg_out.commit();
   return c;
+}
+
+std::string show_table(const Collected& c, const std::vector<std::string>& metrics) {
+  std::vector<std::size_t> columns;
+  for (const std::string& m : metrics) {
+    const auto it = std::find(c.metric_names.begin(), c.metric_names.end(), m);
+    if (it == c.metric_names.end())
+    {
+      std::vector<std::string> like;
+      for (const std::string& name : c.metric_names)
+        if (name.find(m) != std::string::npos && like.size() < 6) like.push_back(name);
+      std::string similar;
+      for (const std::string& name : like) similar += (similar.empty() ? "" : ", ") + name;
+      throw InputError("--show: '" + m + "' is not a metric of this sweep" + did_you_mean(m, c.metric_names) +
+                       (similar.empty() ? "" : " (metrics with that name in them: " + similar + ")") +
+                       "; the metrics are the columns of collected.csv after the swept keys");
+    }
+    columns.push_back(static_cast<std::size_t>(it - c.metric_names.begin()));
+  }
+  std::vector<std::vector<std::string>> table;
+  std::vector<std::string> head = c.keys;
+  head.push_back("runs");
+  head.insert(head.end(), metrics.begin(), metrics.end());
+  table.push_back(head);
+  for (const Collected::Row& r : c.rows) {
+    std::vector<std::string> cells = r.keys;
+    cells.push_back(std::to_string(r.runs));
+    for (std::size_t m : columns) {
+      const auto& s = r.stats[m];
+      const auto short_text = [](const std::string& t) {
+        if (t.empty()) return t;
+        char out[32];
+        std::snprintf(out, sizeof out, "%.4g", std::stod(t));
+        return std::string(out);
+      };
+      cells.push_back(short_text(s[0]) + (s[2].empty() ? "" : " ± " + short_text(s[2])));
+    }
+    table.push_back(cells);
+  }
+  std::vector<std::size_t> width(head.size(), 0);
+  for (const auto& row_cells : table)
+    for (std::size_t i = 0; i < row_cells.size(); ++i) width[i] = std::max(width[i], text_width(row_cells[i]));
+  std::string out;
+  for (const auto& row_cells : table) {
+    for (std::size_t i = 0; i < row_cells.size(); ++i)
+      out += row_cells[i] + std::string(width[i] - text_width(row_cells[i]) + (i + 1 < row_cells.size() ? 2 : 0), ' ');
+    while (!out.empty() && out.back() == ' ') out.pop_back();
+    out += '\n';
+  }
+  return out;
 }
 
 }  // namespace interflow::experiments

@@ -11,6 +11,7 @@
 // are left to the run's own files. The resources (is_resource: timings, memory, the simulator's own
 // rates) come last and can be left out, so that two ways of running the same sweep give
 // byte-identical tables.
+#include <array>
 #include <string>
 #include <vector>
 
@@ -28,7 +29,20 @@ struct Collected {
   std::vector<std::string> missing;  // ids of runs without summary.json
   std::size_t metrics = 0, configurations = 0;
   std::string runs_csv, aggregated_csv;  // the paths written
+  // aggregated.csv in memory: the configuration keys (axes but the seed), the metric names and, per
+  // configuration, its key cells, its run count and each metric's (mean, sd, ci95) cells.
+  std::vector<std::string> keys, metric_names;
+  struct Row {
+    std::vector<std::string> keys;
+    std::size_t runs = 0;
+    std::vector<std::array<std::string, 3>> stats;
+  };
+  std::vector<Row> rows;
 };
+
+// A text table of the configurations: their keys, the number of runs and, per metric asked, its
+// mean and, over several seeds, "± ci95". InputError naming the nearest metric for an unknown one.
+std::string show_table(const Collected& c, const std::vector<std::string>& metrics);
 
 // InputError when runs are missing (their ids and how to finish them) unless settings.partial.
 Collected collect(const Layout& layout, const CollectSettings& settings);

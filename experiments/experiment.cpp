@@ -27,7 +27,10 @@ std::string dashed(std::string key) {
   return key;
 }
 
-bool is_param_key(const std::string& key) { return key.find(':') != std::string::npos; }
+// "tag:NAME": a label that names the points of an axis in the tables and plots ("3-D torus"),
+// without changing any run.
+bool is_tag_key(const std::string& key) { return key.rfind("tag:", 0) == 0; }
+bool is_param_key(const std::string& key) { return !is_tag_key(key) && key.find(':') != std::string::npos; }
 std::string option_of(const std::string& key) { return key.substr(0, key.find(':')); }
 std::string param_of(const std::string& key) { return key.substr(key.find(':') + 1); }
 
@@ -231,9 +234,11 @@ class Reader {
 
   void read_option(const std::string& raw_key, const toml::node& node) {
     const std::string key = dashed(raw_key);
-    if (key == "out")
-      fail(node, "out: a sweep names each run's folder itself; give the results folder of the study as out in "
-                 "[experiment]");
+    if (key == "out") {  // as --config reads it: the results folder (of the study, for a sweep)
+      if (!e_.out.empty()) fail(node, "out is given twice, here and in [experiment]; keep one");
+      e_.out = string_of(node, key);
+      return;
+    }
     check_option(node, key);
     e_.base[key] = checked_value(node, key, to_json(node, where(e_.file, node)));
     e_.lines[key] = node.source().begin.line;
@@ -249,6 +254,9 @@ class Reader {
 
   Json checked_value(const toml::node& node, const std::string& key, Json value) const {
     if (is_param_key(key)) return value;  // checked with its plugin when the runs are expanded
+    if (is_tag_key(key) && !value.is_string() && !value.is_number())
+      fail(node, key + ": a tag is a label: expected a string or a number");
+    if (is_tag_key(key)) return value;
     const std::string problem = catalog_.check(e_.command, key, value);
     if (!problem.empty()) fail(node, key + " = " + value.dump() + ": " + problem);
     return value;
@@ -257,6 +265,10 @@ class Reader {
   // An axis key: an option, or OPTION:PARAMETER of an option that holds a plugin spec.
   void check_axis_key(const toml::node& node, const std::string& key) const {
     if (key == "seed") fail(node, "seed: sweep the seeds with [experiment] seeds = N (or a list)");
+    if (is_tag_key(key)) {
+      if (key.size() == 4) fail(node, "'tag:': no label name after 'tag:'");
+      return;
+    }
     if (!is_param_key(key)) return check_option(node, key);
     check_option(node, option_of(key));
     if (!catalog_.takes_plugin(e_.command, option_of(key)))
@@ -477,7 +489,7 @@ class Expander {
         run.swept[key] = value;
         if (is_param_key(key))
           params.emplace_back(key, &e_.axes[a]);
-        else
+        else if (!is_tag_key(key))
           run.options[key] = value;
       }
     if (excluded(run.swept)) return std::nullopt;

@@ -10,8 +10,10 @@
 //   [[zip]]                      keys whose value lists advance together
 //   [[exclude]]                  key = value pairs; a run matching all of them is left out
 //
-// A key is a long option name ("load", "switch-gbps") or OPTION:PARAMETER, a parameter of the plugin
-// spec that option holds ("routing:k", "topology:dims"). Every value is checked where it is read, by
+// A key is a long option name ("load", "switch-gbps"), OPTION:PARAMETER, a parameter of the plugin
+// spec that option holds ("routing:k", "topology:dims"), or tag:NAME, a label that only names the
+// points of an axis in the tables and plots (zipped with what it names: "tag:family" = ["3-D torus",
+// ...]). Every value is checked where it is read, by
 // the command's own checks, and a mistake names the file, the line and what was expected. A
 // results folder's config.toml is an experiment file with no axes.
 #include <cstdint>

@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "core/error.hpp"
+#include "core/format.hpp"
 #include "core/io.hpp"
 #include "core/system.hpp"
 
@@ -50,17 +51,6 @@ class InterruptGuard {
  private:
   struct sigaction old_int_ {}, old_term_ {};
 };
-
-std::string duration_text(double s) {
-  char text[32];
-  if (s < 60)
-    std::snprintf(text, sizeof text, "%.0fs", s);
-  else if (s < 3600)
-    std::snprintf(text, sizeof text, "%dm%02ds", static_cast<int>(s) / 60, static_cast<int>(s) % 60);
-  else
-    std::snprintf(text, sizeof text, "%dh%02dm", static_cast<int>(s) / 3600, static_cast<int>(s) / 60 % 60);
-  return text;
-}
 
 // The last non-empty line of a log, for the failure note.
 std::string last_line(const std::filesystem::path& log) {
@@ -233,9 +223,9 @@ class Pool {
       eta = duration_text(left);
     }
     char text[256];
-    std::snprintf(text, sizeof text, "sweep: %zu/%zu done, %zu running, %zu failed, %s elapsed, ETA %s",
+    std::snprintf(text, sizeof text, "sweep: %zu/%zu done, %zu running, %zu failed, %s elapsed%s%s",
                   out_.finished_before + out_.succeeded, out_.total, running_.size(), out_.failed + out_.skipped_failed,
-                  duration_text(now).c_str(), last ? "-" : eta.c_str());
+                  duration_text(now).c_str(), last ? "" : ", ETA ", last ? "" : eta.c_str());
     if (tty_) {
       std::fprintf(stderr, "\r\033[K%s", text);
       drawn_ = true;

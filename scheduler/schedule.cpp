@@ -32,6 +32,7 @@ ScheduleResult simulate_schedule(const std::vector<Job>& jobs, const SelectionPo
   std::vector<std::uint32_t> waiting, start;
   std::vector<std::uint8_t> started(n, 0);
   std::uint32_t next = 0;
+  if (o.progress) o.progress->phase("schedule", n);
   for (;;) {
     const double t_submit = next < n ? jobs[next].submit : std::numeric_limits<double>::infinity();
     const double t_end = ends.empty() ? std::numeric_limits<double>::infinity() : ends.top().first;
@@ -41,6 +42,7 @@ ScheduleResult simulate_schedule(const std::vector<Job>& jobs, const SelectionPo
       const std::uint32_t j = ends.top().second;
       ends.pop();
       res.jobs[j].end = now;
+      if (o.progress) o.progress->counter()->fetch_add(1, std::memory_order_relaxed);
       nodes.give_back(held[j]);
       held[j] = {};
       const std::uint32_t pos = running_at[j];

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/progress.hpp"
 #include "core/network.hpp"
 #include "scheduler/allocation.hpp"
 #include "scheduler/jobs.hpp"
@@ -22,6 +23,7 @@ struct ScheduleOptions {
   std::uint64_t seed = 1;
   double bounded_slowdown_tau = 10;  // seconds
   std::uint32_t series_bins = 200;   // utilisation over time
+  Progress* progress = nullptr;      // a phase "schedule" of one unit per job ended
 };
 
 struct JobOutcome {

@@ -69,9 +69,13 @@ def plot_metric(a, plt):
     if not rows:
         fail("'%s' holds no configuration" % path)
     columns = list(rows[0].keys())
+    keys = columns[:columns.index("runs")]
+    x_column = a.x
+    if a.x not in keys and a.x + ".mean" in columns:
+        x_column = a.x + ".mean"  # a metric on the x axis (e.g. network.endpoints)
     for key, label in ((a.x, "--x"), (a.series, "--series")):
-        if key and key not in columns:
-            fail("%s '%s' is not a swept key of this sweep; its keys: %s" % (label, key, ", ".join(columns[:columns.index("runs")])))
+        if key and key not in keys and not (label == "--x" and x_column != a.x):
+            fail("%s '%s' is neither a swept key (%s) nor a metric of this sweep" % (label, key, ", ".join(keys)))
     mean, ci = a.y + ".mean", a.y + ".ci95"
     if mean not in columns:
         metrics = sorted({c[:-5] for c in columns if c.endswith(".mean")})
@@ -85,42 +89,70 @@ def plot_metric(a, plt):
         rows = [r for r in rows if r[key] == value]
         if not rows:
             fail("--where '%s' leaves no configuration" % cond)
-    keys = columns[:columns.index("runs")]
-    fixed = [k for k in keys if k not in (a.x, a.series) and len({r[k] for r in rows}) > 1]
+    # Each line needs one configuration per x value: keys that vary among configurations with the
+    # same series and x (other than the seed, already folded) must be pinned with --where.
+    groups = {}
+    for r in rows:
+        groups.setdefault((r[a.series] if a.series else "", r[x_column]), []).append(r)
+    fixed = sorted({k for g in groups.values() if len(g) > 1 for k in keys if len({r[k] for r in g}) > 1})
     if fixed:
         fail("the configurations also differ in %s: choose one with --where KEY=VALUE or plot it as --series" %
              ", ".join(fixed))
     series = {}
     for r in rows:
-        series.setdefault(r[a.series] if a.series else a.y, []).append(r)
+        series.setdefault(_value(r[a.series]) if a.series else a.y, []).append(r)
     fig, ax = plt.subplots(figsize=(6.4, 4.2))
-    numeric_x = all(_is_number(r[a.x]) for r in rows)
-    categories = list(dict.fromkeys(r[a.x] for r in rows))
-    for name, rs in series.items():
-        if numeric_x:
-            rs = sorted(rs, key=lambda r: float(r[a.x]))
-            xs = [float(r[a.x]) for r in rs]
-        else:
-            xs = [categories.index(r[a.x]) for r in rs]
+    numeric_x = all(_is_number(r[x_column]) for r in rows)
+    categories = list(dict.fromkeys(r[x_column] for r in rows))
+    width = 0.8 / max(1, len(series))
+    for n, (name, rs) in enumerate(series.items()):
         ys = [number(r[mean], path) for r in rs]
         half = [float(r[ci]) if r[ci] else 0.0 for r in rs]
-        ax.plot(xs, ys, marker="o", label=name)
-        if any(h > 0 for h in half):
-            ax.fill_between(xs, [y - h for y, h in zip(ys, half)], [y + h for y, h in zip(ys, half)], alpha=0.2)
+        if numeric_x:  # a line per series, the confidence interval as a band
+            order = sorted(range(len(rs)), key=lambda i: float(rs[i][x_column]))
+            xs = [float(rs[i][x_column]) for i in order]
+            ys, half = [ys[i] for i in order], [half[i] for i in order]
+            ax.plot(xs, ys, marker="o", label=name)
+            if any(h > 0 for h in half):
+                ax.fill_between(xs, [y - h for y, h in zip(ys, half)], [y + h for y, h in zip(ys, half)], alpha=0.2)
+        else:  # categories: grouped bars, the confidence interval as error bars
+            xs = [categories.index(r[x_column]) - 0.4 + width * (n + 0.5) for r in rs]
+            ax.bar(xs, ys, width=width, label=name, yerr=half if any(h > 0 for h in half) else None, capsize=3)
     if not numeric_x:
         ax.set_xticks(range(len(categories)))
-        ax.set_xticklabels(categories, rotation=20, ha="right", fontsize=8)
+        ax.set_xticklabels([_value(c) for c in categories], rotation=20 if max(len(c) for c in categories) > 10 else 0,
+                           ha="right" if max(len(c) for c in categories) > 10 else "center", fontsize=8)
     if a.logx:
         ax.set_xscale("log")
     if a.logy:
         ax.set_yscale("log")
-    ax.set_xlabel(a.x)
-    ax.set_ylabel(a.y + " (mean, 95 % CI over seeds)")
+    ax.set_xlabel(_label(a.x))
+    ax.set_ylabel(a.y)
     if a.series:
-        ax.legend(title=a.series, fontsize=8)
+        ax.legend(title=_label(a.series), fontsize=8)
     ax.grid(alpha=0.3)
-    ax.set_title(a.title or os.path.basename(os.path.normpath(a.dir)))
-    save(fig, a.out or os.path.join(a.dir, "%s-vs-%s.png" % (a.y.replace(".", "_"), a.x)))
+    runs = sorted({r["runs"] for r in rows})
+    where = ", ".join(_label(k) + " " + (_value(v) if v else "(default)") for k, _, v in
+                      (w.partition("=") for w in a.where))
+    ax.set_title((a.title or os.path.basename(os.path.normpath(a.dir))) + (": " + where if where else "") +
+                 "\nmean and 95 %% CI over %s seeds" % "/".join(runs), fontsize=10)
+    name = "%s-vs-%s" % (a.y, a.x) + "".join("-" + w for w in a.where)
+    save(fig, a.out or os.path.join(a.dir, _file_name(name) + ".png"))
+
+
+def _value(text):
+    """A key's value for a legend or a tick: the empty value (e.g. routing "") is the default."""
+    return text if text != "" else "(default)"
+
+
+def _file_name(text):
+    """A figure's name from its metric, axis and filters: only letters, digits, '-', '_' and '.'."""
+    return "".join(c if c.isalnum() or c in "-_." else "_" for c in text).replace(".", "_")
+
+
+def _label(key):
+    """An axis key as a reader wants it: tag:network -> network."""
+    return key[4:] if key.startswith("tag:") else key
 
 
 def _is_number(text):

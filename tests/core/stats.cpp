@@ -58,3 +58,14 @@ TEST_CASE("suggest: the nearest valid name or none") {
   CHECK(did_you_mean("routng", names) == " (did you mean 'routing'?)");
   CHECK(did_you_mean("xyz", names).empty());
 }
+
+#include "core/progress.hpp"
+
+TEST_CASE("progress: the terminal bar and the log line say the phase and the time left") {
+  const std::string bar = Progress::describe("route", 50, 200, 10, 12, true);
+  CHECK(bar == "[#####...............]  25% route, 30s left (12s in all)");
+  const std::string line = Progress::describe("route", 50, 200, 10, 12, false);
+  CHECK(line == "progress: route 25% (50/200), 10s in the phase, about 30s left");
+  CHECK(Progress::describe("schedule", 0, 10, 3, 3, false) == "progress: schedule 0% (0/10), 3s in the phase, about ? left");
+  CHECK(Progress::describe("reading", 0, 0, 3, 75, false) == "progress: reading, 1m15s into the run");
+}

@@ -135,7 +135,7 @@ TEST_CASE("experiments: bad files are refused naming the file and line and what 
   says(kHead + "[axes]\nswitch-gbps = { from = 1, to = 2 }\n", {":6:", "step or count"});
   says(kHead + "[axes]\nswitch-gbps = { from = 1, to = 2, stride = 1 }\n", {"unknown range key 'stride'"});
   says(kHead + "[axes]\nswitch-gbps = [1, 1]\n", {"same configuration"});
-  says(kHead + "out = \"y\"\n", {":5:", "[experiment]"});
+  says(kHead + "out = \"y\"\n", {":5:", "out is given twice"});
   says("[experiment]\nout = \"x\"\nseeds = 2\n[static]\nseed = 4\n", {"seed", "remove one"});
   says("[experiment]\nout = \"x\"\nmemory = \"lots\"\n[static]\n", {":3:", "GiB"});
   says("[experiment]\nout = \"x\"\n[static]\ntopology = \"torus:dims=4x4\n", {":4:"});  // toml++: line and column
@@ -166,4 +166,36 @@ TEST_CASE("experiments: collect flattens summaries into metrics and quotes CSV c
   CHECK(slurm_time(3601) == "0-02:00:00");
   CHECK(slurm_time(3 * 86400) == "3-00:00:00");
   CHECK(shell_quote("it's") == "'it'\\''s'");
+}
+
+TEST_CASE("experiments: tags label the runs without changing them and empty lists give none") {
+  const auto tagged = runs_of(kHead + "[[zip]]\n\"tag:family\" = [\"small\", \"large\"]\n"
+                                      "topology = [\"torus:dims=4x4\", \"torus:dims=8x8\"]\n");
+  const auto plain = runs_of(kHead + "[axes]\ntopology = [\"torus:dims=4x4\", \"torus:dims=8x8\"]\n");
+  REQUIRE(tagged.size() == 2);
+  CHECK(tagged[1].swept["tag:family"] == "large");
+  CHECK_FALSE(tagged[1].options.contains("tag:family"));
+  CHECK(tagged[0].id == plain[0].id);  // a label is not a configuration
+  CHECK(contains(refusal(kHead + "[axes]\n\"tag:size\" = [\"a\", \"b\"]\n"), "same configuration"));
+  CHECK(contains(refusal(kHead + "[axes]\n\"tag:size\" = [[1]]\n"), "a tag is a label"));
+  const auto empty = runs_of("[experiment]\nout = \"x\"\n[dynamic]\ntopology = \"fattree:k=4,n=3\"\n"
+                             "[[zip]]\npolicy = [\"np\", \"qos\"]\nclass-cap = [[], [0.7, 1.0]]\n");
+  REQUIRE(empty.size() == 2);
+  CHECK(empty[0].options["class-cap"].empty());
+}
+
+TEST_CASE("experiments: the table of collect --show names the configurations and the mean and CI") {
+  Collected c;
+  c.keys = {"topology", "tag:x"};
+  c.metric_names = {"a.mean", "b"};
+  c.rows.push_back({{"torus:dims=4x4", "1"}, 3, {{{"0.5", "0.1", "0.25"}}, {{"2", "", ""}}}});
+  c.rows.push_back({{"fattree:k=4,n=3", "2"}, 1, {{{"1.25", "", ""}}, {{"3", "", ""}}}});
+  const std::string t = show_table(c, {"b", "a.mean"});
+  CHECK(t ==
+        "topology         tag:x  runs  b  a.mean\n"
+        "torus:dims=4x4   1      3     2  0.5 ± 0.25\n"
+        "fattree:k=4,n=3  2      1     3  1.25\n");
+  const std::string e = error_of([&] { show_table(c, {"a"}); });
+  CHECK(contains(e, "'a' is not a metric"));
+  CHECK(contains(e, "a.mean"));
 }

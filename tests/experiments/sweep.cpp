@@ -106,9 +106,10 @@ TEST_CASE("sweep: runs locally and resumes after an interrupt and collects mean 
   CHECK(contains(run_cli("sweep " + file.string() + " --out " + dir.string() + " --no-progress").out,
                  "8 had finished, 0 ran now"));
 
-  const Outcome collected = run_cli("collect " + dir.string());
+  const Outcome collected = run_cli("collect " + dir.string() + " --show jain_fairness");
   REQUIRE(collected.status == 0);
   CHECK(contains(collected.out, "collected 8 runs (4 configurations"));
+  CHECK(contains(collected.out, "topology             routing  runs  jain_fairness"));
   auto runs = read_csv(dir / "collected.csv");
   auto groups = read_csv(dir / "aggregated.csv");
   REQUIRE(runs.size() == 8);
@@ -215,6 +216,9 @@ TEST_CASE("plot: the standard figures are written as PNG files") {
   INFO(o.err);
   CHECK(o.status == 0);
   CHECK(png(dir / "throughput_restricted_normalised-vs-routing.png"));
+  // The filters name the figure, so two selections do not overwrite each other.
+  CHECK(run_cli("plot metric " + dir.string() + " --y jain_fairness --x routing --where topology=fattree:k=12,n=3").status == 0);
+  CHECK(png(dir / "jain_fairness-vs-routing-topology_fattree_k_12_n_3.png"));
   o = run_cli("plot metric " + dir.string() + " --y throughput.restricted --x routing --series topology");
   CHECK(o.status == 2);
   CHECK(contains(o.err, "not a metric"));
@@ -234,4 +238,21 @@ TEST_CASE("plot: the standard figures are written as PNG files") {
   CHECK(run_cli("plot jobs " + sched.string()).status == 0);
   CHECK(png(sched / "jobs.png"));
   CHECK(contains(run_cli("plot cdf " + sched.string()).err, "no flows.csv"));
+}
+
+TEST_CASE("sweep: every example study in examples/experiments expands to its runs") {
+  const fs::path examples = fs::path(INTERFLOW_SOURCE_DIR) / "examples" / "experiments";
+  std::size_t files = 0;
+  for (const auto& f : fs::directory_iterator(examples)) {
+    if (f.path().extension() != ".toml") continue;
+    ++files;
+    INFO(f.path());
+    // From the repository root, as their headers say (relative paths are relative to it).
+    const Outcome o = run_cli("sweep " + f.path().string() + " --list --out " +
+                              (scratch() / ("example-" + f.path().stem().string())).string());
+    INFO(o.err);
+    CHECK(o.status == 0);
+    CHECK(contains(o.out, " runs of `interflow "));
+  }
+  CHECK(files >= 12);
 }
