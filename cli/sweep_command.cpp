@@ -48,39 +48,28 @@ void print_plan(const experiments::Experiment& e, const std::vector<experiments:
   }
 }
 
-int sweep(const Plugins& plugins, const SweepOptions& o) {
-  const Catalog catalog(plugins);
-  experiments::Experiment e = experiments::load_experiment(o.file, catalog);
-  if (o.max_runs) e.max_runs = o.max_runs;
-  if (!o.out.empty()) e.out = o.out;
-  if (e.out.empty())
-    throw InputError(o.file + ": no results folder; give out = \"...\" in [experiment] or --out DIR");
-  const auto runs = experiments::expand(e, catalog);
-  const experiments::Layout layout(e.out);
-  experiments::write_plan(layout, e, runs);
-  if (o.list) {
-    print_plan(e, runs, layout);
-    return 0;
+int emit(const SweepOptions& o, const experiments::Experiment& e, const std::vector<experiments::Run>& runs,
+         const experiments::Layout& layout) {
+  experiments::EmitSettings s;
+  s.binary = o.binary.empty() ? this_binary() : o.binary;
+  s.workdir = std::filesystem::current_path().string();
+  s.retry_failed = o.retry_failed;
+  s.throttle = o.throttle;
+  s.partition = o.partition;
+  s.account = o.account;
+  s.sbatch_options = o.sbatch;
+  const auto emitted = o.emit == "slurm" ? experiments::emit_slurm(layout, e, runs, s)
+                                         : experiments::emit_parallel(layout, e, runs, s);
+  if (!o.quiet) {
+    std::cout << "sweep '" << e.name << "': " << emitted.runs << " of " << runs.size() << " runs to run, in";
+    for (const auto& f : emitted.files) std::cout << " " << f;
+    std::cout << "\nrun them with:\n  " << emitted.how << "\nthen: interflow collect " << layout.root().string() << "\n";
   }
-  if (!o.emit.empty()) {
-    experiments::EmitSettings s;
-    s.binary = o.binary.empty() ? this_binary() : o.binary;
-    s.workdir = std::filesystem::current_path().string();
-    s.retry_failed = o.retry_failed;
-    s.throttle = o.throttle;
-    s.partition = o.partition;
-    s.account = o.account;
-    s.sbatch_options = o.sbatch;
-    const auto emitted = o.emit == "slurm" ? experiments::emit_slurm(layout, e, runs, s)
-                                           : experiments::emit_parallel(layout, e, runs, s);
-    if (!o.quiet) {
-      std::cout << "sweep '" << e.name << "': " << emitted.runs << " of " << runs.size() << " runs to run, in";
-      for (const auto& f : emitted.files) std::cout << " " << f;
-      std::cout << "\nrun them with:\n  " << emitted.how << "\nthen: interflow collect " << layout.root().string()
-                << "\n";
-    }
-    return 0;
-  }
+  return 0;
+}
+
+int run_here(const SweepOptions& o, const experiments::Experiment& e, const std::vector<experiments::Run>& runs,
+             const experiments::Layout& layout) {
   experiments::LocalSettings s;
   s.binary = o.binary.empty() ? this_binary() : o.binary;
   s.jobs = o.jobs ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
@@ -96,8 +85,7 @@ int sweep(const Plugins& plugins, const SweepOptions& o) {
     if (r.skipped_failed) std::cout << ", " << r.skipped_failed << " failed before (--retry-failed runs them)";
     if (r.pending) std::cout << ", " << r.pending << " still to run";
     std::cout << "\nresults in " << layout.root().string() << "/runs";
-    if (r.pending == 0 && r.failed + r.skipped_failed == 0)
-      std::cout << "; next: interflow collect " << layout.root().string();
+    if (r.pending == 0 && r.failed + r.skipped_failed == 0) std::cout << "; next: interflow collect " << layout.root().string();
     std::cout << "\n";
   }
   if (r.interrupted) {
@@ -105,6 +93,22 @@ int sweep(const Plugins& plugins, const SweepOptions& o) {
     return kInterrupted;
   }
   return r.failed + r.skipped_failed > 0 ? kIncomplete : 0;
+}
+
+int sweep(const Plugins& plugins, const SweepOptions& o) {
+  const Catalog catalog(plugins);
+  experiments::Experiment e = experiments::load_experiment(o.file, catalog);
+  if (o.max_runs) e.max_runs = o.max_runs;
+  if (!o.out.empty()) e.out = o.out;
+  if (e.out.empty()) throw InputError(o.file + ": no results folder; give out = \"...\" in [experiment] or --out DIR");
+  const auto runs = experiments::expand(e, catalog);
+  const experiments::Layout layout(e.out);
+  experiments::write_plan(layout, e, runs);
+  if (o.list) {
+    print_plan(e, runs, layout);
+    return 0;
+  }
+  return o.emit.empty() ? run_here(o, e, runs, layout) : emit(o, e, runs, layout);
 }
 
 }  // namespace

@@ -74,107 +74,146 @@ std::vector<std::pair<std::string, double>> summary_metrics(const Json& summary,
   return out;
 }
 
-Collected collect(const Layout& layout, const CollectSettings& settings) {
-  const Plan plan = read_plan(layout);
-  Collected c;
-  c.runs = plan.runs.size();
-  std::vector<std::string> metric_names;
-  std::map<std::string, std::size_t> column;  // metric -> index in metric_names
-  std::vector<std::vector<std::pair<std::size_t, double>>> values(plan.runs.size());
-  std::vector<bool> finished(plan.runs.size(), false);
-  for (std::size_t i = 0; i < plan.runs.size(); ++i) {
-    if (state_of(layout, plan.runs[i].id) != RunState::Finished) {
-      c.missing.push_back(plan.runs[i].id);
-      continue;
-    }
-    finished[i] = true;
-    ++c.finished;
-    for (const auto& [name, v] : summary_metrics(read_json_file(layout.summary(plan.runs[i].id)), settings.resources)) {
-      const auto [it, added] = column.emplace(name, metric_names.size());
-      if (added) metric_names.push_back(name);
-      values[i].emplace_back(it->second, v);
+namespace {
+
+void write_table(const std::string& path, const std::string& text) {
+  OutputFile out(path, "collect");
+  out << text;
+  out.commit();
+}
+
+// The steps of collect(): read every finished run's metrics, then write the two tables.
+class Collector {
+ public:
+  Collector(const Layout& layout, const CollectSettings& settings)
+      : layout_(layout), settings_(settings), plan_(read_plan(layout)) {}
+
+  Collected run() {
+    read_runs();
+    refuse_missing();
+    c_.metrics = c_.metric_names.size();
+    c_.runs_csv = (layout_.root() / "collected.csv").string();
+    write_table(c_.runs_csv, runs_table());
+    aggregate();
+    c_.aggregated_csv = (layout_.root() / "aggregated.csv").string();
+    write_table(c_.aggregated_csv, aggregated_table());
+    return std::move(c_);
+  }
+
+ private:
+  // Every finished run's metrics, as (column, value), the columns in order of first appearance.
+  void read_runs() {
+    c_.runs = plan_.runs.size();
+    values_.resize(plan_.runs.size());
+    finished_.assign(plan_.runs.size(), false);
+    std::map<std::string, std::size_t> column;
+    for (std::size_t i = 0; i < plan_.runs.size(); ++i) {
+      if (state_of(layout_, plan_.runs[i].id) != RunState::Finished) {
+        c_.missing.push_back(plan_.runs[i].id);
+        continue;
+      }
+      finished_[i] = true;
+      ++c_.finished;
+      const Json summary = read_json_file(layout_.summary(plan_.runs[i].id));
+      for (const auto& [name, v] : summary_metrics(summary, settings_.resources)) {
+        const auto [it, added] = column.emplace(name, c_.metric_names.size());
+        if (added) c_.metric_names.push_back(name);
+        values_[i].emplace_back(it->second, v);
+      }
     }
   }
-  if (!c.missing.empty() && !settings.partial) {
+
+  void refuse_missing() const {
+    if (c_.missing.empty() || settings_.partial) return;
     std::string ids;
-    for (std::size_t i = 0; i < c.missing.size() && i < 5; ++i) ids += (i ? ", " : "") + c.missing[i];
-    throw InputError("'" + layout.root().string() + "': " + std::to_string(c.missing.size()) + " of " +
-                     std::to_string(c.runs) + " runs have not finished (" + ids + (c.missing.size() > 5 ? ", ..." : "") +
+    for (std::size_t i = 0; i < c_.missing.size() && i < 5; ++i) ids += (i ? ", " : "") + c_.missing[i];
+    throw InputError("'" + layout_.root().string() + "': " + std::to_string(c_.missing.size()) + " of " +
+                     std::to_string(c_.runs) + " runs have not finished (" + ids +
+                     (c_.missing.size() > 5 ? ", ..." : "") +
                      "); run the sweep again to finish them (failed ones: --retry-failed), or collect with --partial");
   }
-  c.metrics = metric_names.size();
 
-  // collected.csv
-  std::vector<std::string> header = {"id"};
-  header.insert(header.end(), plan.axes.begin(), plan.axes.end());
-  header.insert(header.end(), metric_names.begin(), metric_names.end());
-  std::string text = row(header);
-  for (std::size_t i = 0; i < plan.runs.size(); ++i) {
-    if (!finished[i]) continue;
-    std::vector<std::string> cells = {plan.runs[i].id};
-    for (const std::string& a : plan.axes) cells.push_back(value_text(plan.runs[i].swept.at(a)));
-    std::vector<std::string> metric_cells(metric_names.size());
-    for (const auto& [m, v] : values[i]) metric_cells[m] = number_text(v);
-    cells.insert(cells.end(), metric_cells.begin(), metric_cells.end());
-    text += row(cells);
-  }
-  c.runs_csv = (layout.root() / "collected.csv").string();
-  OutputFile runs_out(c.runs_csv, "collect");
-  runs_out << text;
-  runs_out.commit();
-
-  // aggregated.csv: the configurations in plan order of their first run.
-  std::vector<std::string> keys;
-  for (const std::string& a : plan.axes)
-    if (a != "seed") keys.push_back(a);
-  std::vector<std::string> groups;
-  std::map<std::string, std::vector<std::size_t>> members;
-  for (std::size_t i = 0; i < plan.runs.size(); ++i) {
-    if (!finished[i]) continue;
-    auto& m = members[plan.runs[i].group];
-    if (m.empty()) groups.push_back(plan.runs[i].group);
-    m.push_back(i);
-  }
-  c.configurations = groups.size();
-  c.keys = keys;
-  c.metric_names = metric_names;
-  header = keys;
-  header.push_back("runs");
-  for (const std::string& m : metric_names)
-    for (const char* stat : {".mean", ".sd", ".ci95"}) header.push_back(m + stat);
-  text = row(header);
-  for (const std::string& g : groups) {
-    const std::vector<std::size_t>& idx = members[g];
-    Collected::Row r;
-    for (const std::string& k : keys) r.keys.push_back(value_text(plan.runs[idx.front()].swept.at(k)));
-    r.runs = idx.size();
-    std::vector<std::vector<double>> samples(metric_names.size());
-    for (std::size_t i : idx)
-      for (const auto& [m, v] : values[i]) samples[m].push_back(v);
-    for (const auto& s : samples) {
-      const MeanCi ci = mean_ci95(s);
-      r.stats.push_back({s.empty() ? "" : number_text(ci.mean), ci.defined ? number_text(ci.sd) : "",
-                         ci.defined ? number_text(ci.ci95) : ""});
+  // collected.csv: id, the axis keys, the metrics.
+  std::string runs_table() const {
+    std::vector<std::string> header = {"id"};
+    header.insert(header.end(), plan_.axes.begin(), plan_.axes.end());
+    header.insert(header.end(), c_.metric_names.begin(), c_.metric_names.end());
+    std::string text = row(header);
+    for (std::size_t i = 0; i < plan_.runs.size(); ++i) {
+      if (!finished_[i]) continue;
+      std::vector<std::string> cells = {plan_.runs[i].id};
+      for (const std::string& a : plan_.axes) cells.push_back(value_text(plan_.runs[i].swept.at(a)));
+      std::vector<std::string> metric_cells(c_.metric_names.size());
+      for (const auto& [m, v] : values_[i]) metric_cells[m] = number_text(v);
+      cells.insert(cells.end(), metric_cells.begin(), metric_cells.end());
+      text += row(cells);
     }
-    std::vector<std::string> cells = r.keys;
-    cells.push_back(std::to_string(r.runs));
-    for (const auto& s : r.stats) cells.insert(cells.end(), s.begin(), s.end());
-    text += row(cells);
-    c.rows.push_back(std::move(r));
+    return text;
   }
-  c.aggregated_csv = (layout.root() / "aggregated.csv").string();
-  OutputFile agg_out(c.aggregated_csv, "collect");
-  agg_out << text;
-  agg_out.commit();
-  return c;
-}
+
+  // The configurations, in plan order of their first run, each with its metrics' mean and interval.
+  void aggregate() {
+    for (const std::string& a : plan_.axes)
+      if (a != "seed") c_.keys.push_back(a);
+    std::vector<std::string> groups;
+    std::map<std::string, std::vector<std::size_t>> members;
+    for (std::size_t i = 0; i < plan_.runs.size(); ++i) {
+      if (!finished_[i]) continue;
+      auto& m = members[plan_.runs[i].group];
+      if (m.empty()) groups.push_back(plan_.runs[i].group);
+      m.push_back(i);
+    }
+    c_.configurations = groups.size();
+    for (const std::string& g : groups) {
+      const std::vector<std::size_t>& idx = members[g];
+      Collected::Row r;
+      for (const std::string& k : c_.keys) r.keys.push_back(value_text(plan_.runs[idx.front()].swept.at(k)));
+      r.runs = idx.size();
+      std::vector<std::vector<double>> samples(c_.metric_names.size());
+      for (std::size_t i : idx)
+        for (const auto& [m, v] : values_[i]) samples[m].push_back(v);
+      for (const auto& sample : samples) {
+        const MeanCi ci = mean_ci95(sample);
+        r.stats.push_back({sample.empty() ? "" : number_text(ci.mean), ci.defined ? number_text(ci.sd) : "",
+                           ci.defined ? number_text(ci.ci95) : ""});
+      }
+      c_.rows.push_back(std::move(r));
+    }
+  }
+
+  // aggregated.csv: the keys but the seed, runs, then mean, sd and ci95 of every metric.
+  std::string aggregated_table() const {
+    std::vector<std::string> header = c_.keys;
+    header.push_back("runs");
+    for (const std::string& m : c_.metric_names)
+      for (const char* stat : {".mean", ".sd", ".ci95"}) header.push_back(m + stat);
+    std::string text = row(header);
+    for (const Collected::Row& r : c_.rows) {
+      std::vector<std::string> cells = r.keys;
+      cells.push_back(std::to_string(r.runs));
+      for (const auto& stat : r.stats) cells.insert(cells.end(), stat.begin(), stat.end());
+      text += row(cells);
+    }
+    return text;
+  }
+
+  const Layout& layout_;
+  const CollectSettings& settings_;
+  const Plan plan_;
+  Collected c_;
+  std::vector<std::vector<std::pair<std::size_t, double>>> values_;  // per run: (metric column, value)
+  std::vector<bool> finished_;
+};
+
+}  // namespace
+
+Collected collect(const Layout& layout, const CollectSettings& settings) { return Collector(layout, settings).run(); }
 
 std::string show_table(const Collected& c, const std::vector<std::string>& metrics) {
   std::vector<std::size_t> columns;
   for (const std::string& m : metrics) {
     const auto it = std::find(c.metric_names.begin(), c.metric_names.end(), m);
-    if (it == c.metric_names.end())
-    {
+    if (it == c.metric_names.end()) {
       std::vector<std::string> like;
       for (const std::string& name : c.metric_names)
         if (name.find(m) != std::string::npos && like.size() < 6) like.push_back(name);

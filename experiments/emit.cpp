@@ -66,6 +66,40 @@ unsigned cpus_of(const Run& r) {
   return 1;
 }
 
+struct Request {
+  std::uint64_t memory_mib;
+  std::string time;
+  unsigned cpus;
+};
+
+// One job array: its #SBATCH header, then the task's run (the i-th id of base.ids).
+std::string array_script(const Layout& layout, const Experiment& e, const EmitSettings& settings,
+                         const std::string& base, std::size_t tasks, const Request& r) {
+  const auto dir = layout.root() / "slurm";
+  const std::string runs = shell_quote(absolute_text(layout.root() / "runs"));
+  std::ostringstream s;
+  s << "#!/bin/bash\n"
+    << "#SBATCH --job-name=" << e.name << "-" << base << "\n"
+    << "#SBATCH --array=0-" << tasks - 1 << (settings.throttle ? "%" + std::to_string(settings.throttle) : "") << "\n"
+    << "#SBATCH --mem=" << r.memory_mib << "M\n"
+    << "#SBATCH --time=" << r.time << "\n"
+    << "#SBATCH --cpus-per-task=" << r.cpus << "\n"
+    << "#SBATCH --ntasks=1\n"
+    << "#SBATCH --output=" << absolute_text(dir / "logs" / (base + "-%a.out")) << "\n";
+  if (!settings.partition.empty()) s << "#SBATCH --partition=" << settings.partition << "\n";
+  if (!settings.account.empty()) s << "#SBATCH --account=" << settings.account << "\n";
+  for (const std::string& o : settings.sbatch_options) s << "#SBATCH " << o << "\n";
+  s << "# " << tasks << " runs of the sweep '" << e.name << "', each with its results in "
+    << absolute_text(layout.root() / "runs") << "/ID\n"
+    << "set -euo pipefail\n"
+    << "id=$(sed -n \"$((SLURM_ARRAY_TASK_ID + 1))p\" " << shell_quote(absolute_text(dir / (base + ".ids"))) << ")\n"
+    << "[ -n \"$id\" ] || { echo \"no run for task $SLURM_ARRAY_TASK_ID\" >&2; exit 2; }\n"
+    << "cd " << shell_quote(settings.workdir) << "\n"
+    << "exec " << shell_quote(settings.binary) << " run " << runs << "/\"$id\"/run.toml --out " << runs << "/\"$id\""
+    << " --quiet --no-progress > " << runs << "/\"$id\"/log.txt 2>&1\n";
+  return s.str();
+}
+
 }  // namespace
 
 std::string shell_quote(const std::string& word) {
@@ -129,28 +163,7 @@ Emitted emit_slurm(const Layout& layout, const Experiment& e, const std::vector<
     std::string list;
     for (const std::string& id : ids) list += id + "\n";
     write_script(dir / (base + ".ids"), list, false);
-    std::ostringstream s;
-    s << "#!/bin/bash\n"
-      << "#SBATCH --job-name=" << e.name << "-" << base << "\n"
-      << "#SBATCH --array=0-" << ids.size() - 1 << (settings.throttle ? "%" + std::to_string(settings.throttle) : "") << "\n"
-      << "#SBATCH --mem=" << mib << "M\n"
-      << "#SBATCH --time=" << time << "\n"
-      << "#SBATCH --cpus-per-task=" << cpus << "\n"
-      << "#SBATCH --ntasks=1\n"
-      << "#SBATCH --output=" << absolute_text(dir / "logs" / (base + "-%a.out")) << "\n";
-    if (!settings.partition.empty()) s << "#SBATCH --partition=" << settings.partition << "\n";
-    if (!settings.account.empty()) s << "#SBATCH --account=" << settings.account << "\n";
-    for (const std::string& o : settings.sbatch_options) s << "#SBATCH " << o << "\n";
-    s << "# " << ids.size() << " runs of the sweep '" << e.name << "', each with its results in "
-      << absolute_text(layout.root() / "runs") << "/ID\n"
-      << "set -euo pipefail\n"
-      << "id=$(sed -n \"$((SLURM_ARRAY_TASK_ID + 1))p\" " << shell_quote(absolute_text(dir / (base + ".ids"))) << ")\n"
-      << "[ -n \"$id\" ] || { echo \"no run for task $SLURM_ARRAY_TASK_ID\" >&2; exit 2; }\n"
-      << "cd " << shell_quote(settings.workdir) << "\n"
-      << "exec " << shell_quote(settings.binary) << " run " << shell_quote(absolute_text(layout.root() / "runs"))
-      << "/\"$id\"/run.toml --out " << shell_quote(absolute_text(layout.root() / "runs")) << "/\"$id\""
-      << " --quiet --no-progress > " << shell_quote(absolute_text(layout.root() / "runs")) << "/\"$id\"/log.txt 2>&1\n";
-    write_script(dir / (base + ".sh"), s.str(), true);
+    write_script(dir / (base + ".sh"), array_script(layout, e, settings, base, ids.size(), {mib, time, cpus}), true);
     out.files.push_back((dir / (base + ".sh")).string());
     submit += "sbatch --parsable \"$@\" " + shell_quote(absolute_text(dir / (base + ".sh"))) + "\n";
   }
