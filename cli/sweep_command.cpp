@@ -150,38 +150,54 @@ Command add_sweep_command(CLI::App& app, const Plugins& plugins) {
                  nullptr};
 }
 
+namespace {
+
+struct CollectOptions {
+  std::string dir;
+  experiments::CollectSettings settings;
+  std::vector<std::string> show;
+  bool quiet = false, no_resources = false;
+};
+
+int collect(const CollectOptions& o) {
+  if (o.quiet && !o.show.empty()) throw InputError("--show and --quiet cannot go together");
+  experiments::CollectSettings settings = o.settings;
+  settings.resources = !o.no_resources;
+  const auto c = experiments::collect(experiments::Layout(o.dir), settings);
+  const std::string table = o.show.empty() ? "" : "\n" + experiments::show_table(c, o.show);
+  if (!c.missing.empty())
+    std::cerr << "interflow: collect: " << c.missing.size() << " of " << c.runs
+              << " runs have not finished and are left out (--partial)\n";
+  if (c.versions.size() > 1) {
+    std::string list;
+    for (const auto& v : c.versions) list += (list.empty() ? "" : ", ") + v;
+    std::cerr << "interflow: collect: warning: the runs were written by different interflow versions (" << list
+              << "); results of different versions may differ\n";
+  }
+  if (!o.quiet)
+    std::cout << "collected " << c.finished << " runs (" << c.configurations << " configurations, " << c.metrics
+              << " metrics): " << c.runs_csv << ", " << c.aggregated_csv << "\n"
+              << table;
+  return 0;
+}
+
+}  // namespace
+
 Command add_collect_command(CLI::App& app, const Plugins&) {
   auto* cmd = app.add_subcommand("collect",
                                  "merge a sweep's run summaries into collected.csv (a row per run) and aggregated.csv "
                                  "(mean, sd, 95 % CI over seeds)");
-  auto dir = std::make_shared<std::string>();
-  auto settings = std::make_shared<experiments::CollectSettings>();
-  auto quiet = std::make_shared<bool>(false), no_resources = std::make_shared<bool>(false);
-  auto show = std::make_shared<std::vector<std::string>>();
-  cmd->add_option("dir", *dir, "the sweep's results folder")->required();
-  cmd->add_flag("--partial", settings->partial, "collect although some runs have not finished");
-  cmd->add_flag("--no-resources", *no_resources,
+  auto o = std::make_shared<CollectOptions>();
+  cmd->add_option("dir", o->dir, "the sweep's results folder")->required();
+  cmd->add_flag("--partial", o->settings.partial, "collect although some runs have not finished");
+  cmd->add_flag("--no-resources", o->no_resources,
                 "leave out run times and peak memory (the metrics alone: identical however the runs ran)");
-  cmd->add_option("--show", *show,
+  cmd->add_option("--show", o->show,
                   "print a table of these metrics (comma-separated collected.csv columns): mean and 95 % CI per "
                   "configuration")
       ->delimiter(',');
-  cmd->add_flag("-q,--quiet", *quiet, "print nothing on stdout");
-  return Command{[dir, settings, quiet, no_resources, show]() {
-                   if (*quiet && !show->empty()) throw InputError("--show and --quiet cannot go together");
-                   settings->resources = !*no_resources;
-                   const auto c = experiments::collect(experiments::Layout(*dir), *settings);
-                   if (!c.missing.empty())
-                     std::cerr << "interflow: collect: " << c.missing.size() << " of " << c.runs
-                               << " runs have not finished and are left out (--partial)\n";
-                   const std::string table = show->empty() ? "" : "\n" + experiments::show_table(c, *show);
-                   if (!*quiet)
-                     std::cout << "collected " << c.finished << " runs (" << c.configurations << " configurations, "
-                               << c.metrics << " metrics): " << c.runs_csv << ", " << c.aggregated_csv << "\n"
-                               << table;
-                   return 0;
-                 },
-                 nullptr};
+  cmd->add_flag("-q,--quiet", o->quiet, "print nothing on stdout");
+  return Command{[o]() { return collect(*o); }, nullptr};
 }
 
 }  // namespace interflow::cli

@@ -115,6 +115,8 @@ class Collector {
       finished_[i] = true;
       ++c_.finished;
       const Json summary = read_json_file(layout_.summary(plan_.runs[i].id));
+      if (summary.contains("interflow_version") && summary["interflow_version"].is_string())
+        c_.versions.insert(summary["interflow_version"].get<std::string>());
       for (const auto& [name, v] : summary_metrics(summary, settings_.resources)) {
         const auto [it, added] = column.emplace(name, c_.metric_names.size());
         if (added) c_.metric_names.push_back(name);
@@ -173,9 +175,13 @@ class Collector {
       for (std::size_t i : idx)
         for (const auto& [m, v] : values_[i]) samples[m].push_back(v);
       for (const auto& sample : samples) {
+        // A metric some seeds lack (a conditional key) has no honest mean over the configuration.
+        if (sample.size() != idx.size()) {
+          r.stats.push_back({"", "", ""});
+          continue;
+        }
         const MeanCi ci = mean_ci95(sample);
-        r.stats.push_back({sample.empty() ? "" : number_text(ci.mean), ci.defined ? number_text(ci.sd) : "",
-                           ci.defined ? number_text(ci.ci95) : ""});
+        r.stats.push_back({number_text(ci.mean), ci.defined ? number_text(ci.sd) : "", ci.defined ? number_text(ci.ci95) : ""});
       }
       c_.rows.push_back(std::move(r));
     }

@@ -5,13 +5,15 @@
 //   aggregated.csv  one row per configuration (the runs that differ only in their seed): the swept
 //                   keys but the seed, "runs", then for every metric its mean, standard deviation and
 //                   the half-width of its 95 % confidence interval over the seeds (core/stats.hpp
-//                   mean_ci95: Student's t; sd and ci95 are empty for a single run).
+//                   mean_ci95: Student's t; sd and ci95 are empty for a single run; all three are
+//                   empty for a metric that some of the configuration's runs lack).
 // Metrics are the numeric leaves of summary.json but the run header (version, engine, seed, threads,
 // config); arrays of up to kMaxArray elements are flattened with their index, longer ones (series)
 // are left to the run's own files. The resources (is_resource: timings, memory, the simulator's own
 // rates) come last and can be left out, so that two ways of running the same sweep give
 // byte-identical tables.
 #include <array>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -27,6 +29,7 @@ struct CollectSettings {
 struct Collected {
   std::size_t runs = 0, finished = 0;
   std::vector<std::string> missing;  // ids of runs without summary.json
+  std::set<std::string> versions;    // interflow versions that wrote the summaries (more than one: mixed)
   std::size_t metrics = 0, configurations = 0;
   std::string runs_csv, aggregated_csv;  // the paths written
   // aggregated.csv in memory: the configuration keys (axes but the seed), the metric names and, per

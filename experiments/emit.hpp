@@ -2,13 +2,15 @@
 // A sweep's pending runs as jobs for the tools clusters already run, writing into the same results
 // folder (plan.hpp) as a local sweep, so that collect reads the runs whichever way they ran:
 //
-//   GNU parallel: OUT/parallel/jobs.txt, one shell command per run (cd to the folder the sweep was
-//     started in, then `interflow run` with its output in the run's log.txt); run it with
-//     `parallel --jobs N --joblog OUT/parallel/joblog < OUT/parallel/jobs.txt`.
-//   Slurm: one job array per resource class (OUT/slurm/array-K.sh with the run ids in
-//     OUT/slurm/array-K.ids): --array=0-(n-1)%throttle, --mem and --time from the runs' estimates
+//   GNU parallel: OUT/parallel/jobs.txt, one POSIX shell command per run (cd to the folder the
+//     sweep was started in, then `interflow run` with its output in the run's log.txt); run it with
+//     `PARALLEL_SHELL=/bin/sh parallel --jobs N --joblog OUT/parallel/joblog < OUT/parallel/jobs.txt`.
+//   Slurm: job arrays of at most 1000 tasks per resource class (OUT/slurm/array-K.sh, with its run
+//     ids in the script): --array=0-(n-1)%throttle, --mem and --time from the runs' estimates
 //     (plan.hpp Estimates) with a margin, --cpus-per-task from the runs' threads, one Slurm output
-//     file per task (OUT/slurm/logs/); OUT/slurm/submit.sh submits them all with sbatch.
+//     file per task (OUT/slurm/logs/); OUT/slurm/submit.sh submits them all with sbatch. A task
+//     whose run has finished since the emit does nothing.
+// Either way a run that fails leaves its `failed` note, as in a local sweep.
 //
 // Every script is written whole or not at all, with the paths quoted for the shell.
 #include <string>

@@ -11,7 +11,6 @@
 
 #include "core/error.hpp"
 #include "core/suggest.hpp"
-#include "interflow/version.hpp"
 
 namespace interflow::experiments {
 
@@ -22,8 +21,12 @@ const std::vector<std::string> kRangeKeys = {"from", "to", "step", "count", "sca
 constexpr std::size_t kMaxAxisPoints = 1000000;
 constexpr std::uint64_t kMaxRunsLimit = 1000000000;
 
+// Option names take '_' for '-'; the parameter after "OPTION:" and a tag's name are kept as written
+// (plugin parameters such as flows_per_endpoint have underscores).
 std::string dashed(std::string key) {
-  std::replace(key.begin(), key.end(), '_', '-');
+  const std::size_t colon = key.find(':');
+  std::replace(key.begin(), colon == std::string::npos ? key.end() : key.begin() + static_cast<std::ptrdiff_t>(colon),
+               '_', '-');
   return key;
 }
 
@@ -42,7 +45,7 @@ class Reader {
   Experiment read() {
     const toml::table root = parse_toml_file(e_.file, "experiment file");
     find_command(root);
-    if (const toml::table* t = root["experiment"].as_table()) read_experiment(*t);
+    if (const toml::node* x = root.get("experiment")) read_experiment(*x);
     for (const auto& [key, node] : in_file_order(root))
       if (key != "experiment") read_top(key, *node);
     if (e_.name.empty()) e_.name = std::filesystem::path(e_.file).stem().string();
@@ -132,7 +135,8 @@ class Reader {
     for (const toml::node& n : *a) read(table_of(n, "[[" + key + "]]"));
   }
 
-  void read_experiment(const toml::table& t) {
+  void read_experiment(const toml::node& table) {
+    const toml::table& t = table_of(table, "[experiment]");
     for (const auto& [raw, node_ptr] : in_file_order(t)) {
       const toml::node& node = *node_ptr;
       const std::string key = dashed(raw);
@@ -253,7 +257,12 @@ class Reader {
   }
 
   Json checked_value(const toml::node& node, const std::string& key, Json value) const {
-    if (is_param_key(key)) return value;  // checked with its plugin when the runs are expanded
+    if (is_param_key(key)) {  // checked with its plugin when the runs are expanded
+      if (value.is_array() || value.is_object())
+        fail(node, key + " = " + value.dump() + ": a plugin parameter takes one value (a string or a number); "
+                   "for dims write \"8x8\"");
+      return value;
+    }
     if (is_tag_key(key) && !value.is_string() && !value.is_number())
       fail(node, key + ": a tag is a label: expected a string or a number");
     if (is_tag_key(key)) return value;
@@ -319,7 +328,10 @@ class Reader {
     const auto from = number("from"), to = number("to"), step = number("step"), count = number("count");
     if (!from || !to) fail(t, "axis '" + key + "': a range needs from and to");
     if (step.has_value() == count.has_value()) fail(t, "axis '" + key + "': a range needs step or count (one of them)");
-    const bool integers = t.get("from")->is_integer() && t.get("to")->is_integer() && (!step || t.get("step")->is_integer());
+    if (step && t.get("scale")) fail(*t.get("scale"), "axis '" + key + "': scale applies to count ranges, not to step ranges");
+    // Integers when the range is made of them: a step range with whole ends and step; a count range
+    // whose values all come out whole.
+    bool integers = t.get("from")->is_integer() && t.get("to")->is_integer() && (!step || t.get("step")->is_integer());
     std::vector<double> values;
     if (step) {
       if (*step == 0 || (*to - *from) / *step < 0)
@@ -330,6 +342,11 @@ class Reader {
     } else {
       values = counted_values(t, key, *from, *to, *count);
     }
+    if (!step)
+      for (double& v : values) {
+        v = rounded(v);
+        integers = integers && v == std::floor(v);
+      }
     std::vector<Json> out;
     for (double v : values) out.push_back(integers ? Json(static_cast<std::int64_t>(std::llround(v))) : Json(rounded(v)));
     return out;
@@ -417,6 +434,33 @@ class Reader {
   std::vector<const toml::table*> exclusions_nodes_;
 };
 
+// A number as the double it stands for, so that 100 and 100.0 are one value.
+nlohmann::json canonical(const Json& v) {
+  if (v.is_number()) return nlohmann::json(v.get<double>());
+  if (v.is_array()) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const Json& e : v) out.push_back(canonical(e));
+    return out;
+  }
+  if (v.is_object()) {
+    nlohmann::json out = nlohmann::json::object();
+    for (const auto& [k, e] : v.items()) out[k] = canonical(e);
+    return out;
+  }
+  return nlohmann::json::parse(v.dump());
+}
+
+// What names a run: the command and its options with sorted keys, numbers as doubles, without what
+// does not change its results (threads; an empty list, which gives nothing) and, for its
+// configuration, without the seed.
+std::string identity(const std::string& command, const Json& options, bool with_seed) {
+  nlohmann::json o = canonical(options);
+  o.erase("threads");
+  if (!with_seed) o.erase("seed");
+  for (auto it = o.begin(); it != o.end();) it = it->is_array() && it->empty() ? o.erase(it) : std::next(it);
+  return command + "\n" + o.dump();
+}
+
 bool same_value(const Json& a, const Json& b) {
   if (a.is_number() && b.is_number()) return a.get<double>() == b.get<double>();
   return a == b;
@@ -495,10 +539,8 @@ class Expander {
     if (excluded(run.swept)) return std::nullopt;
     for (const auto& [key, axis] : params) set_param(run, key, *axis);
     check_specs(run);
-    run.id = stable_hash(e_.command + "\n" + nlohmann::json::parse(run.options.dump()).dump());
-    Json without_seed = run.options;
-    without_seed.erase("seed");
-    run.group = stable_hash(e_.command + "\n" + nlohmann::json::parse(without_seed.dump()).dump());
+    run.id = stable_hash(identity(e_.command, run.options, true));
+    run.group = stable_hash(identity(e_.command, run.options, false));
     return run;
   }
 

@@ -73,7 +73,8 @@ struct Experiment {
 
 // One run of a sweep.
 struct Run {
-  std::string id;     // 16 hex digits: FNV-1a of the command and the options (sorted keys)
+  std::string id;     // 16 hex digits: FNV-1a of the command and the options (sorted keys, numbers as
+                      // doubles, without threads and empty lists: what does not change results)
   std::string group;  // the same hash without the seed: the runs that differ only in their seed
   Json options = Json::object();  // what its run.toml holds: the shared options, then the swept ones
   Json swept = Json::object();    // axis key -> value at this run (plugin parameters as given)

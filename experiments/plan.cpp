@@ -28,8 +28,9 @@ std::string read_text(const std::filesystem::path& file, const std::string& what
 
 RunState state_of(const Layout& layout, const std::string& id) {
   std::error_code ec;
-  if (std::filesystem::exists(layout.summary(id), ec)) return RunState::Finished;
+  // A run that ended badly but wrote its summary (a deadlock: exit status 3) is failed, not finished.
   if (std::filesystem::exists(layout.failed(id), ec)) return RunState::Failed;
+  if (std::filesystem::exists(layout.summary(id), ec)) return RunState::Finished;
   return RunState::Pending;
 }
 
@@ -56,7 +57,13 @@ void write_plan(const Layout& layout, const Experiment& e, const std::vector<Run
     if (!std::filesystem::exists(layout.run_toml(r.id), exists_ec) || read_text(layout.run_toml(r.id), "run.toml") != text)
       write_file(layout.run_toml(r.id), text);
   }
-  write_file(layout.plan(), plan.dump(2) + "\n");
+  const std::string text = plan.dump(2) + "\n";
+  std::error_code exists_ec;
+  if (std::filesystem::exists(layout.plan(), exists_ec) && read_text(layout.plan(), "plan.json") != text) {
+    // Another plan: the tables of the previous one would be mistaken for this one's.
+    for (const char* table : {"collected.csv", "aggregated.csv"}) std::filesystem::remove(layout.root() / table, ec);
+  }
+  write_file(layout.plan(), text);
 }
 
 Json read_json_file(const std::filesystem::path& file) {
@@ -79,8 +86,11 @@ Plan read_plan(const Layout& layout) {
     plan.command = j.at("command").get<std::string>();
     plan.name = j.at("name").get<std::string>();
     plan.axes = j.at("axes").get<std::vector<std::string>>();
-    for (const Json& r : j.at("runs"))
+    for (const Json& r : j.at("runs")) {
       plan.runs.push_back({r.at("id").get<std::string>(), r.at("group").get<std::string>(), r.at("swept")});
+      for (const std::string& a : plan.axes)
+        if (!plan.runs.back().swept.contains(a)) throw InputError("'" + layout.plan().string() + "': run " + plan.runs.back().id + " has no value of axis " + a);
+    }
   } catch (const Json::exception& e) {
     throw InputError("'" + layout.plan().string() + "': not a plan written by `interflow sweep`: " + e.what());
   }

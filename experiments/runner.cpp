@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/file.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -40,16 +41,18 @@ class InterruptGuard {
     sigemptyset(&action.sa_mask);
     sigaction(SIGINT, &action, &old_int_);
     sigaction(SIGTERM, &action, &old_term_);
+    sigaction(SIGHUP, &action, &old_hup_);  // a closed terminal or a dropped ssh session
   }
   ~InterruptGuard() {
     sigaction(SIGINT, &old_int_, nullptr);
     sigaction(SIGTERM, &old_term_, nullptr);
+    sigaction(SIGHUP, &old_hup_, nullptr);
   }
   InterruptGuard(const InterruptGuard&) = delete;
   InterruptGuard& operator=(const InterruptGuard&) = delete;
 
  private:
-  struct sigaction old_int_ {}, old_term_ {};
+  struct sigaction old_int_ {}, old_term_ {}, old_hup_ {};
 };
 
 // The last non-empty line of a log, for the failure note.
@@ -67,6 +70,11 @@ class Pool {
   Pool(const Layout& layout, const Experiment& e, const std::vector<Run>& runs, const LocalSettings& s)
       : layout_(layout), runs_(runs), s_(s), estimates_(layout, e, runs), tty_(isatty(STDERR_FILENO) != 0) {}
 
+  // An exception (a failed spawn, a note that cannot be written) must not leave runs behind.
+  ~Pool() { stop_all(); }
+  Pool(const Pool&) = delete;
+  Pool& operator=(const Pool&) = delete;
+
   SweepOutcome run() {
     plan_queue();
     InterruptGuard guard;
@@ -75,7 +83,7 @@ class Pool {
         stop_all();
         break;
       }
-      while (!queue_.empty() && can_start(runs_[queue_.front()])) start(queue_.front()), queue_.pop_front();
+      start_what_fits();
       reap();
       show_progress(false);
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
@@ -109,10 +117,27 @@ class Pool {
     to_run_ = queue_.size();
   }
 
+  // Starts queued runs, in order, while they fit; a run whose configuration has no measurement yet
+  // waits while another run of that configuration is running (its measurement comes first).
+  void start_what_fits() {
+    for (auto it = queue_.begin(); it != queue_.end() && running_.size() < s_.jobs;) {
+      if (can_start(runs_[*it])) {
+        start(*it);
+        it = queue_.erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
+
   bool can_start(const Run& run) const {
     if (running_.size() >= s_.jobs) return false;
     if (running_.empty()) return true;  // one run always goes, whatever its estimate
-    return memory_in_use() + estimates_.of(run).memory_bytes <= s_.memory_budget;
+    const Estimate e = estimates_.of(run);
+    if (!e.measured)
+      for (const Child& c : running_)
+        if (runs_[c.run].group == run.group) return false;
+    return memory_in_use() + e.memory_bytes <= s_.memory_budget;
   }
 
   std::uint64_t memory_in_use() const {
@@ -190,10 +215,19 @@ class Pool {
 
   // Interrupted: the running runs are stopped and stay pending (their folders hold no summary.json).
   void stop_all() {
-    for (const Child& c : running_) kill(c.pid, SIGTERM);
+    for (const Child& c : running_) {
+      kill(c.pid, SIGTERM);
+      kill(c.pid, SIGCONT);  // a stopped run would never see the SIGTERM
+    }
     for (const Child& c : running_) {
       int status = 0;
-      while (waitpid(c.pid, &status, 0) < 0 && errno == EINTR) {
+      // Ten seconds to end, then SIGKILL.
+      for (int i = 0; i < 200 && waitpid(c.pid, &status, WNOHANG) == 0; ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      if (waitpid(c.pid, &status, WNOHANG) == 0) {
+        kill(c.pid, SIGKILL);
+        while (waitpid(c.pid, &status, 0) < 0 && errno == EINTR) {
+        }
       }
       if (state_of(layout_, runs_[c.run].id) == RunState::Finished)
         ++out_.succeeded;  // it finished before the signal reached it
@@ -254,7 +288,22 @@ class Pool {
 
 SweepOutcome run_local(const Layout& layout, const Experiment& e, const std::vector<Run>& runs,
                        const LocalSettings& settings) {
-  return Pool(layout, e, runs, settings).run();
+  // One sweep at a time in a folder: two would run the same runs into the same folders.
+  const std::string lock_path = (layout.root() / ".lock").string();
+  const int lock = open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (lock < 0) throw OutputError("'" + lock_path + "': cannot create: " + std::strerror(errno));
+  if (flock(lock, LOCK_EX | LOCK_NB) != 0) {
+    close(lock);
+    throw InputError("another sweep is running in '" + layout.root().string() + "'; wait for it or stop it");
+  }
+  try {
+    SweepOutcome out = Pool(layout, e, runs, settings).run();
+    close(lock);
+    return out;
+  } catch (...) {
+    close(lock);
+    throw;
+  }
 }
 
 std::uint64_t available_memory() {

@@ -199,3 +199,34 @@ TEST_CASE("experiments: the table of collect --show names the configurations and
   CHECK(contains(e, "'a' is not a metric"));
   CHECK(contains(e, "a.mean"));
 }
+
+TEST_CASE("experiments: review cases of ranges and parameter keys and run identity") {
+  // A count range is real unless every value comes out whole.
+  CHECK(contains(refusal(kHead + "[axes]\nswitch-gbps = { from = 0, to = 1, count = 5 }\n"), "finite number in (0"));
+  const auto reals = runs_of(kHead + "[axes]\nswitch-gbps = { from = 1, to = 2, count = 5 }\n");
+  REQUIRE(reals.size() == 5);
+  CHECK(reals[1].swept["switch-gbps"].get<double>() == 1.25);
+  CHECK(contains(refusal(kHead + "[axes]\nswitch-gbps = { from = 1, to = 2, step = 1, scale = \"log\" }\n"),
+                 "scale applies to count ranges"));
+  // Parameter names keep their underscores; a parameter takes one value.
+  const auto flows = runs_of(kHead + "pattern = \"uniform\"\n[axes]\n\"pattern:flows_per_endpoint\" = [1, 2]\n");
+  REQUIRE(flows.size() == 2);
+  CHECK(flows[1].options["pattern"] == "uniform:flows_per_endpoint=2");
+  CHECK(contains(refusal(kHead + "[axes]\n\"topology:dims\" = [[8, 8]]\n"), "takes one value"));
+  // 100 and 100.0 are one run; threads do not change a run's identity.
+  CHECK(contains(refusal(kHead + "[axes]\nswitch-gbps = [100, 100.0]\n"), "same configuration"));
+  const auto one = runs_of(kHead + "threads = 1\n");
+  const auto four = runs_of(kHead + "threads = 4\n");
+  CHECK(one[0].id == four[0].id);
+  CHECK(contains(refusal("experiment = 5\n[static]\n"), "[experiment]: expected a table"));
+}
+
+TEST_CASE("experiments: a run with a failed note is failed even with a summary") {
+  const Layout layout(test::scratch() / "state-of");
+  std::filesystem::create_directories(layout.run_dir("abc"));
+  CHECK(state_of(layout, "abc") == RunState::Pending);
+  test::write_text(layout.summary("abc"), "{}");
+  CHECK(state_of(layout, "abc") == RunState::Finished);
+  test::write_text(layout.failed("abc"), "exit status 3\n");  // a deadlocked run writes its summary, then fails
+  CHECK(state_of(layout, "abc") == RunState::Failed);
+}
