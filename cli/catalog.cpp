@@ -18,6 +18,7 @@ Catalog::Catalog(const Plugins& plugins) {
   commands_["dynamic"] = add_dynamic_command(app_, plugins);
   commands_["schedule"] = add_schedule_command(app_, plugins);
   commands_["topo"] = add_topo_command(app_, plugins);
+  commands_["packet"] = add_packet_command(app_, plugins);
   const auto topology = params_of(plugins.topologies), routing = params_of(plugins.routings);
   const auto pattern = params_of(plugins.patterns), app = params_of(plugins.apps);
   plugin_options_["static"] = {{"topology", topology}, {"routing", routing}, {"pattern", pattern}};
@@ -34,9 +35,10 @@ Catalog::Catalog(const Plugins& plugins) {
                                  {"allocation", params_of(plugins.allocations)},
                                  {"mapping", params_of(plugins.mappings)}};
   plugin_options_["topo"] = {{"spec", topology}};
+  plugin_options_["packet"] = {{"topology", topology}, {"routing", routing}, {"pattern", pattern}};
 }
 
-std::vector<std::string> Catalog::commands() const { return {"static", "dynamic", "schedule", "topo"}; }
+std::vector<std::string> Catalog::commands() const { return {"static", "dynamic", "schedule", "topo", "packet"}; }
 
 std::vector<std::string> Catalog::options(const std::string& command) const {
   const auto it = commands_.find(command);

@@ -26,6 +26,7 @@ Command add_dynamic_command(CLI::App& app, const Plugins& plugins);
 Command add_list_command(CLI::App& app, const Plugins& plugins);
 Command add_topo_command(CLI::App& app, const Plugins& plugins);
 Command add_schedule_command(CLI::App& app, const Plugins& plugins);
+Command add_packet_command(CLI::App& app, const Plugins& plugins);
 Command add_sweep_command(CLI::App& app, const Plugins& plugins);
 Command add_collect_command(CLI::App& app, const Plugins& plugins);
 Command add_plot_command(CLI::App& app, const Plugins& plugins);

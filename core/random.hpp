@@ -27,7 +27,8 @@ enum class Stream : std::uint64_t {
   Topology = 4,
   Application = 5,
   Placement = 6,
-  Jobs = 7
+  Jobs = 7,
+  Packet = 8
 };
 
 constexpr std::uint64_t derive_seed(std::uint64_t seed, Stream stream, std::uint64_t index = 0) {

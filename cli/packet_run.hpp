@@ -1,0 +1,44 @@
+#pragma once
+// `interflow packet`: composition of a packet-level run from the registries (network, routing,
+// destination pattern) and the packet engine (engine/packet/), and its results.
+#include <memory>
+#include <string>
+
+#include "cli/options.hpp"
+#include "cli/plugins.hpp"
+#include "cli/setup.hpp"
+#include "engine/packet/open_loop.hpp"
+
+namespace interflow::cli {
+
+struct PacketConfig {
+  NetworkOptions network;
+  packet::ClockConfig clock;
+  packet::RouterConfig router;
+  std::string vc_scheme = "auto";
+  std::uint64_t injection_queue_bytes = 229376;
+  std::string pattern = "uniform";
+  double load = 0.1;
+  std::uint64_t message_bytes = 64;
+  std::uint32_t mtu_bytes = 0;  // 0: one flit
+  std::string process = "bernoulli";
+  packet::RunConfig run;
+  std::uint64_t max_flows = 20'000'000;
+  bool progress = true;
+};
+
+struct PacketRun {
+  NetworkSetup setup;
+  PathTable paths;
+  std::unique_ptr<packet::Fabric> fabric;
+  packet::VcScheme scheme;
+  std::unique_ptr<packet::PacketSim> sim;
+  packet::OpenLoopResult result;
+  Spec pattern_spec;
+  ParamSet pattern_params;
+  double build_seconds = 0, route_seconds = 0, simulate_seconds = 0;
+};
+
+PacketRun run_packet(const Plugins& plugins, const PacketConfig& config);
+
+}  // namespace interflow::cli

@@ -1,0 +1,91 @@
+#pragma once
+// The packet engine's view of a network: channels and the elements they join.
+//
+// Every directed link of the Network is a channel; so is, for each endpoint, its injection into the
+// network and its ejection from it. In an indirect network (a fat tree) the endpoint's own links are
+// those channels; in a direct network (a torus), whose endpoints are hosted by routers, the endpoint
+// gets a local injection channel into its router and a local ejection channel out of it (at
+// --endpoint-gbps and the endpoint latency), as a router's local port. A channel's far end holds
+// its input buffers (one per virtual channel) and its near end the credits for them.
+//
+// Rates and latencies are whole cycles of the engine's clock: a channel carries `flits_per_cycle`
+// flits per cycle (its capacity / (8 x flit bytes / clock ns), which must come out whole within
+// 1 %) and its head reaches the far end `latency` cycles after it left (the link latency rounded up,
+// at least 1 cycle).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/network.hpp"
+#include "core/paths.hpp"
+
+namespace interflow::packet {
+
+using Cycle = std::uint64_t;
+using ChannelId = std::uint32_t;
+using ElementId = std::uint32_t;  // a router (switch vertex) or a NIC (one per endpoint)
+
+struct ClockConfig {
+  double clock_ns = 0;        // 0: the time one flit takes on the slowest link (1 flit/cycle there)
+  std::uint32_t flit_bytes = 64;
+};
+
+class Fabric {
+ public:
+  // Channels of `net` plus the local channels of a direct network (at `local`'s endpoint rate and
+  // latency). Fails (InputError) for networks whose endpoints forward (server-centric), and when a link's
+  // rate is not a whole number of flits per cycle at this clock.
+  Fabric(const Network& net, const ClockConfig& clock, const LinkDefaults& local = {});
+
+  std::uint32_t num_channels() const { return static_cast<std::uint32_t>(src_.size()); }
+  std::uint32_t num_elements() const { return num_routers_ + num_nics_; }
+  std::uint32_t num_routers() const { return num_routers_; }
+  std::uint32_t num_nics() const { return num_nics_; }
+  bool is_nic(ElementId e) const { return e >= num_routers_; }
+  ElementId nic(EndpointId e) const { return num_routers_ + e; }
+
+  ElementId src(ChannelId c) const { return src_[c]; }
+  ElementId dst(ChannelId c) const { return dst_[c]; }
+  std::uint32_t flits_per_cycle(ChannelId c) const { return rate_[c]; }
+  std::uint32_t latency(ChannelId c) const { return latency_[c]; }
+  bool up(ChannelId c) const { return up_[c] != 0; }
+  // The network link a channel stands for, or kNone for a local channel.
+  LinkId link(ChannelId c) const { return link_[c]; }
+  ChannelId injection(EndpointId e) const { return injection_[e]; }
+  ChannelId ejection(EndpointId e) const { return ejection_[e]; }
+
+  // Input channels of an element (those whose far end it is), CSR.
+  std::span<const ChannelId> inputs(ElementId e) const {
+    return {in_list_.data() + in_offset_[e], in_offset_[e + 1] - in_offset_[e]};
+  }
+
+  // The channels a packet from endpoint s to endpoint d crosses on route variable `var` of `paths`:
+  // injection, the path's links, ejection (the links of an endpoint's own cables are its injection
+  // and ejection already).
+  void route(const PathTable& paths, std::uint32_t var, EndpointId s, EndpointId d,
+             std::vector<ChannelId>& out) const;
+
+  double clock_ns() const { return clock_ns_; }
+  std::uint32_t flit_bytes() const { return flit_bytes_; }
+  std::uint32_t router_of_vertex(VertexId v) const { return router_index_[v]; }
+
+ private:
+  void add_channel(ElementId src, ElementId dst, double gbps, double latency_ns, bool up, LinkId link,
+                   const std::string& what);
+  void index_inputs();
+
+  double clock_ns_ = 1;
+  std::uint32_t flit_bytes_ = 64;
+  std::uint32_t num_routers_ = 0, num_nics_ = 0;
+  std::vector<std::uint32_t> router_index_;  // vertex -> router (kNone for endpoint vertices)
+  std::vector<ElementId> src_, dst_;
+  std::vector<std::uint32_t> rate_, latency_;
+  std::vector<std::uint8_t> up_;
+  std::vector<LinkId> link_;
+  std::vector<ChannelId> link_channel_;  // network link -> its channel
+  std::vector<ChannelId> injection_, ejection_;
+  std::vector<std::uint32_t> in_offset_;
+  std::vector<ChannelId> in_list_;
+};
+
+}  // namespace interflow::packet

@@ -1,0 +1,235 @@
+#pragma once
+// The packet-level engine: virtual cut-through (VCT) switching with credit-based flow control per
+// virtual channel, cycle by cycle (manual/packet.md "The model").
+//
+// Model. Messages are cut into packets at their NIC by the MTU of their service level (SL); packets
+// are cut into flits of `flit_bytes`. A packet moves as a unit of `flits` flits:
+//   - it may leave an element on channel c only when c is free and the receiving virtual channel
+//     has credits for the whole packet (virtual cut-through: a packet never waits half-way); the
+//     credits are taken when it leaves, so a buffer never holds more than its size;
+//   - its head reaches the far end latency(c) cycles after it left; c is busy for
+//     ceil(flits / flits_per_cycle(c)) cycles, and never sends the tail before the tail itself has
+//     arrived (cut-through: the head may leave before the tail came in);
+//   - at a router the head becomes a candidate for allocation `pipeline` cycles after it arrived
+//     (routing, VC allocation and switch allocation stages), and a granted packet enters its output
+//     channel `xbar_delay` cycles later;
+//   - the space of a packet in an input buffer is freed when its tail has left; the credits travel
+//     back over the reverse direction and reach the sender `credit_delay + latency(c)` cycles later;
+//   - a packet is delivered when its tail reaches the destination NIC (which always has room), and a
+//     message when its last packet is.
+// Every packet follows its message's route (source routing from a path table: a multipath flow picks
+// one sub-path per message by weight, seeded). Its virtual channel on each hop is chosen by the VC
+// scheme (virtual_channels.hpp) among the VCs of its class, the one with the most credits.
+//
+// Allocation at a router is separable, input first: each input port picks, round robin over its
+// VCs, one head packet that is ready, whose output channel is free and which fits downstream; each
+// output channel then grants one of its requests, round robin over the input ports. An input port
+// sends one packet at a time. A NIC picks, round robin over its SLs, one packet that fits.
+//
+// Time advances cycle by cycle while anything can move; when nothing can (no ready packet, no
+// message being generated), it jumps to the next event (a credit return, a delivery, a
+// generation): the cost follows the work, not the simulated time.
+//
+// Conservation is checked by check_invariants(): messages and packets generated = delivered + in the
+// network + queued at NICs; no virtual channel holds more flits than its size; no credit count is
+// negative or above the buffer size; no packet left without room downstream. Tests call it after
+// every run; the CLI calls it at the end of every run (a violation is an internal error).
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <queue>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/paths.hpp"
+#include "core/random.hpp"
+#include "engine/packet/fabric.hpp"
+#include "engine/packet/virtual_channels.hpp"
+
+namespace interflow::packet {
+
+struct RouterConfig {
+  std::uint32_t vcs = 4;            // virtual channels per channel
+  std::uint32_t buffer_flits = 8;   // flits of buffer per virtual channel (at least the largest packet)
+  std::uint32_t routing_delay = 1;  // cycles: route computation
+  std::uint32_t vc_delay = 1;       // cycles: virtual-channel allocation
+  std::uint32_t switch_delay = 1;   // cycles: switch allocation
+  std::uint32_t xbar_delay = 1;     // cycles: crossbar traversal, from grant to the output channel
+  std::uint32_t credit_delay = 1;   // cycles: a freed credit's processing before it travels back
+  std::uint32_t nic_delay = 1;      // cycles from a message's generation to its first packet's eligibility
+  std::uint32_t pipeline() const { return routing_delay + vc_delay + switch_delay; }
+};
+
+struct NicConfig {
+  std::uint32_t service_levels = 1;
+  std::vector<std::uint32_t> mtu_bytes;           // per SL (empty: one flit per packet)
+  std::uint64_t injection_queue_bytes = 229376;   // per SL; messages wait in the application queue beyond
+};
+
+struct Message {
+  EndpointId src = 0, dst = 0;
+  std::uint64_t bytes = 0;
+  std::uint32_t sl = 0;
+};
+
+// Per-SL results of the measured messages (those generated in the measurement window).
+struct SlStats {
+  std::uint64_t generated_messages = 0, generated_flits = 0;
+  std::uint64_t delivered_messages = 0, delivered_flits = 0, delivered_packets = 0;
+  double latency_sum = 0, latency_sq_sum = 0, network_latency_sum = 0;  // cycles
+  Cycle latency_max = 0;
+  std::uint64_t window_delivered_flits = 0;  // flits of any message delivered inside the window
+};
+
+struct RunStats {
+  Cycle cycles = 0;                 // simulated cycles
+  Cycle window_start = 0, window_end = 0;
+  bool drained = true;              // every measured message was delivered before the drain limit
+  bool stalled = false;             // nothing moved for stall_limit cycles with packets in the network: a deadlock
+  std::uint64_t flit_hops = 0;      // flits times channels crossed (injection and ejection included)
+  std::uint64_t credit_stalls = 0;  // allocation attempts refused for lack of credits
+  std::uint64_t app_queue_peak = 0; // most messages waiting in an application queue (all NICs)
+  std::vector<SlStats> sl;
+  std::vector<std::uint64_t> channel_flits;  // flits sent on each channel inside the window
+  std::vector<std::uint32_t> channel_peak;   // most flits held by any VC of each channel
+};
+
+class PacketSim {
+ public:
+  // `paths` holds one flow per ordered endpoint pair, flow s * N + d (self flows unrouted);
+  // `classes` gives each hop's virtual-channel class.
+  PacketSim(const Fabric& fabric, const PathTable& paths, const VcScheme& scheme, const RouterConfig& router,
+            const NicConfig& nic, std::uint64_t seed);
+
+  // Hands a message to its NIC at cycle `when` (>= now()).
+  void send(const Message& m, Cycle when);
+  // Advances to `until` (or until nothing is left to do when `until` is 0, with every message
+  // delivered: a drain). Stops early, with stats().stalled, when no packet has moved for
+  // `stall_limit` cycles while packets wait: a deadlock, which never passes.
+  void run_until(Cycle until);
+  void set_stall_limit(Cycle cycles) { stall_limit_ = cycles; }
+  Cycle now() const { return now_; }
+
+  // Measurement: messages generated in [start, end) are counted in stats().
+  void set_window(Cycle start, Cycle end);
+  const RunStats& stats() const { return stats_; }
+  std::uint64_t messages_in_system() const { return messages_live_; }
+  std::uint64_t packets_in_network() const { return packets_in_network_; }
+
+  // Throws std::logic_error naming the first broken invariant.
+  void check_invariants() const;
+
+  // Called for every delivered message (closed-loop workloads): its id in send order and the cycle.
+  std::function<void(std::uint64_t, Cycle)> on_delivery;
+
+ private:
+  struct Packet;
+  struct Queue {  // a FIFO of packets (intrusive list) and the flits they hold
+    std::uint32_t head = kNone, tail = kNone, flits = 0;
+  };
+  struct Event {
+    Cycle time;
+    std::uint32_t kind;  // 0 credit return, 1 delivery
+    std::uint32_t a, b;
+    bool operator>(const Event& o) const { return time > o.time; }
+  };
+
+  std::uint32_t new_packet();
+  void push(Queue& q, std::uint32_t p);
+  std::uint32_t pop(Queue& q);
+  void generate_packets(std::uint32_t message_index);
+  void refill_nic(EndpointId e);
+  void step_nic(EndpointId e);
+  void step_router(ElementId r);
+  void forward(ChannelId in, std::uint32_t vc, std::uint32_t p, ChannelId out, std::uint32_t out_vc, Cycle t);
+  Cycle transmit(std::uint32_t p, ChannelId out, std::uint32_t out_vc, Cycle start, Cycle tail_here);
+  void schedule(Cycle time, std::uint32_t kind, std::uint32_t a, std::uint32_t b);
+  bool nic_idle(EndpointId e) const;
+  std::uint32_t pick_vc(std::uint32_t p, ChannelId out) const;
+  void process_events();
+  void deliver(std::uint32_t p, Cycle t);
+  void activate(ElementId e);
+  Cycle next_wakeup() const;
+  void step();
+
+  const Fabric& fabric_;
+  const PathTable& paths_;
+  VcScheme scheme_;
+  RouterConfig router_;
+  NicConfig nic_;
+  Rng rng_;
+  std::uint32_t vcs_;
+  Cycle now_ = 0;
+
+  // Routes: the channels of every route variable, computed once.
+  std::vector<std::uint64_t> route_offset_;
+  std::vector<ChannelId> route_channels_;
+
+  // Packets (a recycled arena) and their per-hop state.
+  struct Packet {
+    std::uint32_t message;
+    std::uint32_t next;       // next packet in its queue
+    std::uint64_t hop;        // position in route_channels_ of the channel it is in (or came through)
+    std::uint64_t route_end;
+    std::uint32_t flits;
+    std::uint32_t vc;
+    VcState vc_state;
+    Cycle ready;   // cycle it may be allocated (head arrival + pipeline)
+    Cycle tail;    // cycle its tail arrives where it is
+  };
+  std::vector<Packet> packets_;
+  std::vector<std::uint32_t> free_packets_;
+
+  // Messages (a recycled arena).
+  struct MessageState {
+    Message m;
+    Cycle generated, injected;
+    std::uint32_t packets_left;
+    std::uint64_t flits;
+    std::uint64_t id;
+    bool measured, segmented;
+  };
+  std::vector<MessageState> messages_;
+  std::vector<std::uint32_t> free_messages_;
+  std::uint64_t next_message_id_ = 0, messages_live_ = 0, packets_in_network_ = 0;
+
+  // Per channel x VC: the input buffer at its far end and the credits at its near end.
+  std::vector<Queue> queues_;
+  std::vector<std::int64_t> credits_;
+  std::vector<Cycle> channel_free_;  // the cycle a channel can start its next packet
+  std::vector<Cycle> input_free_;    // the cycle an input port can start sending its next packet
+  std::vector<std::uint32_t> vc_rr_;      // per input channel: round-robin VC pointer
+  std::vector<std::uint32_t> out_rr_;     // per output channel: round-robin input pointer
+  std::vector<std::uint32_t> queued_at_;  // packets queued at each element
+
+  // NICs: per endpoint x SL, the injection queue (packets) and the application queue (messages).
+  std::vector<Queue> injection_;
+  std::vector<std::uint64_t> injection_bytes_;
+  std::vector<std::deque<std::uint32_t>> app_queue_;
+  std::vector<std::uint32_t> sl_rr_;
+  std::uint64_t app_queued_ = 0;
+
+  std::vector<ElementId> active_;
+  std::vector<std::uint8_t> is_active_;
+  std::vector<Event> events_;  // a min-heap by time (a vector, so that check_invariants can read it)
+  std::priority_queue<std::pair<Cycle, std::uint32_t>, std::vector<std::pair<Cycle, std::uint32_t>>, std::greater<>>
+      pending_sends_;  // messages handed in for a later cycle
+
+  // Allocation scratch, reused by every router step.
+  struct Request {
+    ChannelId in;
+    std::uint32_t vc, packet;
+    ChannelId out;
+    std::uint32_t out_vc, position;  // position: the input's place among the router's inputs
+  };
+  std::vector<Request> requests_;
+  std::vector<std::uint32_t> grant_of_;   // per output channel: request index (valid for grant_cycle_)
+  std::vector<Cycle> grant_cycle_;
+
+  RunStats stats_;
+  std::uint64_t total_sent_ = 0, total_delivered_ = 0;
+  Cycle last_progress_ = 0, stall_limit_ = 1000000;
+};
+
+}  // namespace interflow::packet

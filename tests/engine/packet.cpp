@@ -1,0 +1,234 @@
+// The packet engine: zero-load latency against its closed form on a line, a ring and a tree;
+// deadlock detection by the channel dependency graph; conservation and a complete drain after a run
+// at full load; accepted throughput equal to offered below saturation.
+#include <doctest/doctest.h>
+
+#include "engine/packet/packet_sim.hpp"
+#include "tests/support/test_support.hpp"
+
+using namespace interflow;
+using namespace interflow::packet;
+
+namespace {
+
+// Every ordered endpoint pair, self pairs included (unrouted), as the packet engine indexes them.
+FlowSet every_pair(std::uint32_t n) {
+  FlowSet flows;
+  for (EndpointId s = 0; s < n; ++s)
+    for (EndpointId d = 0; d < n; ++d) flows.add(s, d);
+  return flows;
+}
+
+struct Setup {
+  std::unique_ptr<Topology> topology;
+  std::unique_ptr<Routing> routing;
+  PathTable paths;
+  std::unique_ptr<Fabric> fabric;
+
+  Setup(const std::string& topo, const std::string& route) {
+    topology = test::build_topology(topo);
+    routing = test::build_routing(route, *topology);
+    paths = test::route(*routing, topology->network(), every_pair(topology->network().num_endpoints()));
+    fabric = std::make_unique<Fabric>(topology->network(), ClockConfig{});
+  }
+  std::uint32_t n() const { return fabric->num_nics(); }
+};
+
+// The closed form of a lone message's latency: the NIC delay, every channel's latency, the router
+// pipeline and crossbar at every router crossed, and the serialization of the packet's other flits.
+Cycle zero_load(const Setup& s, EndpointId src, EndpointId dst, std::uint32_t flits, const RouterConfig& r) {
+  std::vector<ChannelId> route;
+  s.fabric->route(s.paths, s.paths.first_var(src * s.n() + dst), src, dst, route);
+  Cycle t = r.nic_delay + (flits - 1);
+  for (ChannelId c : route) t += s.fabric->latency(c);
+  const std::size_t routers = route.size() - 1;
+  return t + routers * (r.pipeline() + r.xbar_delay);
+}
+
+// The latency of one message alone in the network.
+Cycle measured(const Setup& s, EndpointId src, EndpointId dst, std::uint64_t bytes, const RouterConfig& r,
+               const VcScheme& scheme) {
+  NicConfig nic;
+  nic.mtu_bytes = {static_cast<std::uint32_t>(bytes)};
+  PacketSim sim(*s.fabric, s.paths, scheme, r, nic, 1);
+  Cycle delivered = 0;
+  sim.on_delivery = [&](std::uint64_t, Cycle t) { delivered = t; };
+  sim.send({src, dst, bytes, 0}, 10);
+  sim.run_until(0);
+  sim.check_invariants();
+  CHECK(sim.messages_in_system() == 0);
+  return delivered - 10;
+}
+
+// Ring tags for a 1-D torus of k routers numbered around the ring: dimension 0, and the link
+// between router k-1 and router 0 (either way) wraps.
+VcScheme ring_dateline(const Setup& s, std::uint32_t k) {
+  VcScheme scheme;
+  scheme.kind = VcSchemeKind::Dateline;
+  scheme.classes = 2;
+  scheme.dimension.assign(s.fabric->num_channels(), kNone);
+  scheme.wraps.assign(s.fabric->num_channels(), 0);
+  const Network& net = s.topology->network();
+  for (ChannelId c = 0; c < s.fabric->num_channels(); ++c) {
+    const LinkId l = s.fabric->link(c);
+    if (l == kNone) continue;
+    scheme.dimension[c] = 0;
+    const VertexId a = net.source(l), b = net.target(l);
+    scheme.wraps[c] = (a == k - 1 && b == 0) || (a == 0 && b == k - 1);
+  }
+  return scheme;
+}
+
+// Uniform random traffic, Bernoulli at `load` flits per cycle per NIC, for `cycles` cycles.
+void offer_uniform(PacketSim& sim, std::uint32_t n, double load, std::uint32_t flits, Cycle from, Cycle cycles,
+                   std::uint32_t flit_bytes, std::uint64_t seed) {
+  Rng rng(seed);
+  const double p = load / flits;
+  for (Cycle t = from; t < from + cycles; ++t)
+    for (EndpointId s = 0; s < n; ++s)
+      if (rng.uniform() < p) {
+        EndpointId d = static_cast<EndpointId>(rng.below(n - 1));
+        if (d >= s) ++d;
+        sim.send({s, d, std::uint64_t{flits} * flit_bytes, 0}, t);
+      }
+}
+
+}  // namespace
+
+TEST_CASE("packet: zero-load latency equals its closed form on a line and a ring and a tree") {
+  RouterConfig r;
+  r.vcs = 2;
+  r.buffer_flits = 16;
+  for (std::uint32_t flits : {1u, 4u}) {
+    INFO(flits << " flits");
+    const Setup line("mesh:dims=5", "dor");
+    CHECK(measured(line, 0, 4, flits * 64, r, VcScheme{}) == zero_load(line, 0, 4, flits, r));
+    CHECK(measured(line, 3, 1, flits * 64, r, VcScheme{}) == zero_load(line, 3, 1, flits, r));
+    const Setup ring("torus:dims=8", "dor");
+    const VcScheme dateline = ring_dateline(ring, 8);
+    CHECK(measured(ring, 6, 1, flits * 64, r, dateline) == zero_load(ring, 6, 1, flits, r));  // across the wrap
+    CHECK(measured(ring, 1, 3, flits * 64, r, dateline) == zero_load(ring, 1, 3, flits, r));
+    const Setup tree("fattree:k=2,n=3", "dmodk");
+    CHECK(measured(tree, 0, 7, flits * 64, r, VcScheme{}) == zero_load(tree, 0, 7, flits, r));
+    CHECK(measured(tree, 2, 3, flits * 64, r, VcScheme{}) == zero_load(tree, 2, 3, flits, r));
+  }
+  // The closed form by hand for the line, 1 flit: clock 5.12 ns (64 B at 100 Gb/s), 100 ns = 20
+  // cycles per channel; 0 -> 4 crosses injection, 4 links and ejection (6 channels) and 5 routers.
+  const Setup line("mesh:dims=5", "dor");
+  CHECK(zero_load(line, 0, 4, 1, r) == 1 + 6 * 20 + 5 * 4);
+}
+
+TEST_CASE("packet: the channel dependency graph finds the ring's cycle and the dateline breaks it") {
+  const Setup ring("torus:dims=8", "dor");
+  CHECK_FALSE(dependency_cycle(*ring.fabric, ring.paths, VcScheme{}).empty());
+  CHECK(dependency_cycle(*ring.fabric, ring.paths, ring_dateline(ring, 8)).empty());
+  VcScheme hops;
+  hops.kind = VcSchemeKind::Hops;
+  hops.classes = 5;  // at most 4 router-to-router hops on an 8-ring, minimal
+  CHECK(dependency_cycle(*ring.fabric, ring.paths, hops).empty());
+  const Setup tree("fattree:k=4,n=2", "dmodk");
+  CHECK(dependency_cycle(*tree.fabric, tree.paths, VcScheme{}).empty());
+}
+
+TEST_CASE("packet: a full-load run conserves packets and credits and drains completely") {
+  RouterConfig r;
+  r.vcs = 4;
+  r.buffer_flits = 8;
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"torus:dims=8", "dor"}, {"fattree:k=4,n=2", "dmodk"}, {"torus:dims=4x4", "dor"}};
+  for (const auto& [topo, route] : cases) {
+    INFO(topo);
+    const Setup s(topo, route);
+    VcScheme scheme;
+    if (topo == "torus:dims=8") scheme = ring_dateline(s, 8);
+    if (topo == "torus:dims=4x4") {
+      scheme.kind = VcSchemeKind::Hops;  // at most 4 network hops
+      scheme.classes = 4;
+    }
+    REQUIRE(dependency_cycle(*s.fabric, s.paths, scheme).empty());
+    for (std::uint32_t flits : {1u, 4u}) {
+      NicConfig nic;
+      nic.mtu_bytes = {flits * 64};
+      nic.injection_queue_bytes = 4096;
+      PacketSim sim(*s.fabric, s.paths, scheme, r, nic, 7);
+      offer_uniform(sim, s.n(), 1.0, flits, 0, 2000, 64, 3);
+      sim.run_until(1000);
+      sim.check_invariants();  // mid-run: queues, credits and packets add up
+      CHECK(sim.packets_in_network() > 0);
+      sim.run_until(0);  // drain
+      sim.check_invariants();
+      CHECK(sim.messages_in_system() == 0);
+      CHECK(sim.packets_in_network() == 0);
+      for (ChannelId c = 0; c < s.fabric->num_channels(); ++c) CHECK(sim.stats().channel_peak[c] <= r.buffer_flits);
+    }
+  }
+}
+
+TEST_CASE("packet: below saturation the accepted throughput equals the offered load") {
+  RouterConfig r;
+  const Setup s("fattree:k=4,n=2", "dmodk");
+  NicConfig nic;
+  PacketSim sim(*s.fabric, s.paths, VcScheme{}, r, nic, 3);
+  const Cycle warmup = 1000, window = 20000;
+  sim.set_window(warmup, warmup + window);
+  offer_uniform(sim, s.n(), 0.3, 1, 0, warmup + window, 64, 11);
+  sim.run_until(0);
+  sim.check_invariants();
+  const SlStats& sl = sim.stats().sl[0];
+  CHECK(sl.delivered_messages == sl.generated_messages);  // every measured message delivered
+  const double offered = static_cast<double>(sl.generated_flits) / window / s.n();
+  const double accepted = static_cast<double>(sl.window_delivered_flits) / window / s.n();
+  CHECK(offered == doctest::Approx(0.3).epsilon(0.03));
+  CHECK(accepted == doctest::Approx(offered).epsilon(0.02));
+  // Mean latency a little above zero load (some contention), far from saturation.
+  const double mean = sl.latency_sum / static_cast<double>(sl.delivered_messages);
+  CHECK(mean >= static_cast<double>(zero_load(s, 0, 15, 1, r)) * 0.5);
+  CHECK(mean < 400);
+}
+
+TEST_CASE("packet: without the dateline a ring at full load deadlocks and the engine says so") {
+  RouterConfig r;
+  r.vcs = 1;
+  r.buffer_flits = 4;
+  const Setup ring("torus:dims=8", "dor");
+  NicConfig nic;
+  nic.mtu_bytes = {4 * 64};
+  PacketSim sim(*ring.fabric, ring.paths, VcScheme{}, r, nic, 5);
+  sim.set_stall_limit(5000);
+  offer_uniform(sim, ring.n(), 1.0, 4, 0, 3000, 64, 2);
+  sim.run_until(0);
+  sim.check_invariants();  // stuck, but nothing lost: every packet is still in a buffer
+  CHECK(sim.stats().stalled);
+  CHECK(sim.packets_in_network() > 0);
+  // The same load with the dateline drains.
+  r.vcs = 2;
+  PacketSim safe(*ring.fabric, ring.paths, ring_dateline(ring, 8), r, nic, 5);
+  offer_uniform(safe, ring.n(), 1.0, 4, 0, 3000, 64, 2);
+  safe.run_until(0);
+  CHECK_FALSE(safe.stats().stalled);
+  CHECK(safe.messages_in_system() == 0);
+}
+
+TEST_CASE("packet: the scheme is chosen per routing and topology and refused when it cannot be safe") {
+  const Setup torus("torus:dims=4x4", "dor");
+  const VcScheme d = dateline_scheme(*torus.fabric, torus.topology->network(), {4, 4});
+  // 4x4 torus: 16 routers x 4 links, a quarter of them wrap-around (2 per ring direction pair per ring).
+  std::uint32_t wraps = 0, network = 0;
+  for (ChannelId c = 0; c < torus.fabric->num_channels(); ++c) {
+    wraps += d.wraps[c];
+    network += d.dimension[c] != kNone;
+  }
+  CHECK(network == 64);
+  CHECK(wraps == 16);  // 8 rings, each with its wrap-around cable, both ways
+  CHECK(choose_scheme("auto", *torus.fabric, torus.topology->network(), torus.paths, {4, 4}, 2, "dor on a torus")
+            .kind == VcSchemeKind::Dateline);
+  const std::string refused = test::error_of([&] {
+    choose_scheme("auto", *torus.fabric, torus.topology->network(), torus.paths, {4, 4}, 1, "dor on torus:dims=4x4");
+  });
+  CHECK(refused.find("dor on torus:dims=4x4 could deadlock with 1 virtual channel") != std::string::npos);
+  CHECK(refused.find("dateline needs 2") != std::string::npos);
+  const Setup tree("fattree:k=4,n=2", "dmodk");
+  CHECK(choose_scheme("auto", *tree.fabric, tree.topology->network(), tree.paths, {}, 1, "dmodk").kind ==
+        VcSchemeKind::Single);
+  CHECK(longest_route(*torus.fabric, torus.paths) == 4);  // up to 4 router-to-router hops: classes 0..3
+}
