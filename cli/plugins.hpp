@@ -2,6 +2,7 @@
 // Every registry, filled once at start-up by each folder's register functions; `interflow list` and
 // the manual's reference pages come from these, and every command builds its plugins from them.
 #include "engine/maxmin/class_policy.hpp"
+#include "engine/packet/output_scheduler.hpp"
 #include "routing/registry.hpp"
 #include "scheduler/allocation.hpp"
 #include "scheduler/mapping.hpp"
@@ -23,6 +24,7 @@ struct Plugins {
   scheduler::SelectionRegistry selections{"selection"};
   scheduler::AllocationRegistry allocations{"allocation"};
   scheduler::MappingRegistry mappings{"mapping"};
+  packet::OutputSchedulerRegistry output_schedulers{"output-scheduler"};
 
   Plugins() {
     topo::register_builtin(topologies);
@@ -34,6 +36,7 @@ struct Plugins {
     scheduler::register_selection_policies(selections);
     scheduler::register_allocation_policies(allocations);
     scheduler::register_mapping_policies(mappings);
+    packet::register_output_schedulers(output_schedulers);
   }
 
   // Calls f(registry) for every registry, in the order `interflow list` prints them.
@@ -48,6 +51,7 @@ struct Plugins {
     f(selections);
     f(allocations);
     f(mappings);
+    f(output_schedulers);
   }
 };
 

@@ -1,0 +1,56 @@
+#pragma once
+// Output schedulers: which virtual lane (or service level) an output port sends next
+// (manual/packet.md "Output schedulers"). Each is a small kernel behind one narrow interface:
+// the port says, per lane, whether a packet is queued, whether it can go now (queued and credits
+// downstream) and its size; the scheduler names the lane and counts the packet as sent.
+//
+//   rr        round robin over the lanes that can send (Cano-Cano et al. 2024, §2.1 OB stage);
+//   priority  the lowest-numbered lane that can send;
+//   vlarb     the InfiniBand VL arbitration (IBA 1.4 §7.6.9; Cano-Cano et al. 2024, §3.1);
+//   dtable    the Deficit Table scheduler (Martinez-Morais et al. 2009; Cano-Cano et al. 2024, §4).
+// One file each (sched_*.cpp), registered in the "output-scheduler" registry.
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/registry.hpp"
+
+namespace interflow::packet {
+
+struct LaneOffer {
+  std::span<const std::uint8_t> queued;  // a packet is waiting on the lane
+  std::span<const std::uint8_t> ready;   // ... and it can go now (credits downstream)
+  std::span<const std::uint32_t> size;   // its size in the scheduler's units (vlarb: 64-byte units; dtable: credits)
+};
+
+class OutputScheduler {
+ public:
+  virtual ~OutputScheduler() = default;
+  // The lane to send now (its head packet counted as sent), or kNone when none can go.
+  virtual std::uint32_t next(const LaneOffer& offer) = 0;
+  // The scheduler's per-lane counters where it has them (dtable: the deficits), for tests and traces.
+  virtual std::vector<std::int64_t> deficits() const { return {}; }
+};
+
+struct SchedulerContext {
+  std::uint32_t lanes = 1;
+};
+
+using OutputSchedulerRegistry = Registry<OutputScheduler, const SchedulerContext&>;
+void register_output_schedulers(OutputSchedulerRegistry& registry);
+void register_rr_scheduler(OutputSchedulerRegistry& registry);
+void register_priority_scheduler(OutputSchedulerRegistry& registry);
+void register_vlarb_scheduler(OutputSchedulerRegistry& registry);
+void register_dtable_scheduler(OutputSchedulerRegistry& registry);
+
+// An arbitration table "lane:weight;lane:weight;..." (at most `max_entries` entries, weights in
+// [0, max_weight], lanes below `lanes`); InputError naming the parameter otherwise.
+struct TableEntry {
+  std::uint32_t lane, weight;
+};
+std::vector<TableEntry> parse_table(const std::string& text, const std::string& what, std::uint32_t lanes,
+                                    std::uint32_t max_entries, std::uint32_t max_weight);
+
+}  // namespace interflow::packet
