@@ -1,6 +1,7 @@
 #include "cli/packet_run.hpp"
 
 #include "core/error.hpp"
+#include "core/progress.hpp"
 #include "core/system.hpp"
 #include "workloads/pattern.hpp"
 
@@ -47,7 +48,7 @@ PacketRun run_packet(const Plugins& plugins, const PacketConfig& c) {
   run.paths = run.setup.routing->route_all(net, pairs, RouteContext::of(c.network.seed, 8ULL << 30, nullptr));
   const BlockGrid grid = run.setup.topology->block_grid();
   run.scheme = packet::choose_scheme(c.vc_scheme, *run.fabric, net, run.paths,
-                                     grid.wraps ? grid.dims : std::vector<std::uint32_t>{}, c.router.vcs,
+                                     grid.wraps ? grid.routers : std::vector<std::uint32_t>{}, c.router.vcs,
                                      "routing " + run.setup.routing_spec.text + " on " + run.setup.topology_spec.text);
   run.route_seconds = clock.seconds();
   clock.reset();
@@ -60,7 +61,8 @@ PacketRun run_packet(const Plugins& plugins, const PacketConfig& c) {
   traffic.message_bytes = c.message_bytes;
   traffic.constant = c.process == "constant";
   traffic.destination = destinations(plugins, run, c);
-  run.result = packet::run_open_loop(*run.sim, *run.fabric, traffic, c.run, c.network.seed);
+  Progress progress(c.progress);
+  run.result = packet::run_open_loop(*run.sim, *run.fabric, traffic, c.run, c.network.seed, &progress);
   run.sim->check_invariants();
   run.simulate_seconds = clock.seconds();
   return run;

@@ -22,6 +22,8 @@ struct TopologyFact {
 struct BlockGrid {
   std::vector<std::uint32_t> dims;  // empty: the topology has no such grid
   bool wraps = false;               // each dimension is a ring (a torus)
+  std::vector<std::uint32_t> routers;  // the routers' own grid (vertices 0.. in mixed radix), without
+                                       // the endpoints per router that `dims` may begin with
 };
 
 class Topology {

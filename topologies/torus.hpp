@@ -30,7 +30,7 @@ class TorusTopology : public Topology {
   std::vector<TopologyFact> facts() const override;
   std::string default_routing() const override { return "dor"; }
   bool endpoints_symmetric() const override { return wrap_; }
-  BlockGrid block_grid() const override { return {endpoint_grid(), wrap_}; }
+  BlockGrid block_grid() const override { return {endpoint_grid(), wrap_, dims_}; }
 
  private:
   std::vector<std::uint32_t> dims_;

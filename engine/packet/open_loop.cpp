@@ -61,18 +61,21 @@ class Generators {
 }  // namespace
 
 OpenLoopResult run_open_loop(PacketSim& sim, const Fabric& fabric, const TrafficConfig& traffic, const RunConfig& run,
-                             std::uint64_t seed) {
+                             std::uint64_t seed, Progress* progress) {
   if (fabric.num_nics() < 2) throw InputError("the packet engine needs at least two endpoints");
   if (run.measure == 0) throw InputError("--measure must be at least 1 cycle");
   Generators gen(fabric, traffic, seed);
   const Cycle end = run.warmup + run.measure;
   sim.set_window(run.warmup, end);
   constexpr Cycle chunk = 256;
+  if (progress) progress->phase("simulating cycles", end);
   for (Cycle t = 0; t < end; t += chunk) {
     gen.emit(sim, std::min(end, t + chunk));
     sim.run_until(std::min(end, t + chunk));
+    if (progress) progress->counter()->store(sim.now(), std::memory_order_relaxed);
     if (sim.stats().stalled) break;
   }
+  if (progress) progress->phase("draining");
   // Drain: the measured messages (and whatever is in front of them) until delivered or the limit.
   const auto measured_left = [&] {
     std::uint64_t left = 0;

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "core/progress.hpp"
 #include "engine/packet/packet_sim.hpp"
 
 namespace interflow::packet {
@@ -37,7 +38,8 @@ struct OpenLoopResult {
 };
 
 // Runs `sim` (fresh, at cycle 0) under `traffic`; its stats() hold the details afterwards.
+// `progress` (optional) gets a phase "simulating cycles" of warmup + measure cycles, then "draining".
 OpenLoopResult run_open_loop(PacketSim& sim, const Fabric& fabric, const TrafficConfig& traffic, const RunConfig& run,
-                             std::uint64_t seed);
+                             std::uint64_t seed, Progress* progress = nullptr);
 
 }  // namespace interflow::packet

@@ -270,7 +270,9 @@ void PacketSim::forward(ChannelId in, std::uint32_t vc, std::uint32_t p, Channel
   --queued_at_[fabric_.dst(in)];
   const std::uint32_t flits = packets_[p].flits;
   const Cycle tail_leaves = transmit(p, out, out_vc, t + router_.xbar_delay, packets_[p].tail);
-  input_free_[in] = tail_leaves + 1;
+  // The crossbar is pipelined: the input port may be granted again as soon as its last flit enters
+  // the crossbar, xbar_delay cycles before it leaves on the output channel.
+  input_free_[in] = tail_leaves + 1 - router_.xbar_delay;
   schedule(tail_leaves + 1 + router_.credit_delay + fabric_.latency(in), kCredit, in * vcs_ + vc, flits);
 }
 

@@ -399,6 +399,10 @@ TEST_CASE("cli: packet runs a torus at an offered load and writes its results an
   const Outcome again = run_cli("run " + (dir / "config.toml").string() + " --json");
   REQUIRE(again.status == 0);
   CHECK(parse_json(again.out)["mean_latency_cycles"] == s["mean_latency_cycles"]);
+  // Several endpoints per router: the dateline comes from the routers' grid, not the endpoints'.
+  const Outcome c2 = run_cli("packet -t torus:dims=4x4,c=2 -r dor --vcs 2 --load 0.1 --measure 500 --json --no-progress");
+  REQUIRE(c2.status == 0);
+  CHECK(parse_json(c2.out)["vc_scheme"] == "dateline");
   // One virtual channel cannot make dimension order on a torus safe: refused, naming what it needs.
   check_rejected("packet -t torus:dims=4x4 -r dor --vcs 1", {"could deadlock with 1 virtual channel", "dateline needs 2"});
   check_rejected("packet -t torus:dims=4x4 --mtu-bytes 1024 --buffer-flits 8", {"do not fit a virtual channel"});
