@@ -2,13 +2,12 @@
 
 #include <charconv>
 #include <cmath>
-#include <sstream>
 #include <toml++/toml.h>
 
 #include "core/error.hpp"
 #include "core/format.hpp"
 #include "core/io.hpp"
-#include "experiments/toml_json.hpp"
+#include "experiments/experiment.hpp"
 #include "interflow/version.hpp"
 
 namespace interflow::cli {
@@ -232,17 +231,15 @@ Json OptionTable::echo(const std::map<std::string, Json>& overrides) const {
 }
 
 std::string OptionTable::config_toml(const std::map<std::string, Json>& overrides) const {
-  toml::table options;
-  for (const auto& [name, value] : effective(overrides))
-    if (!is_none(value)) experiments::put_toml(options, name, value);  // none given: nothing to repeat
-  toml::table root;
-  root.insert_or_assign(command_->get_name(), std::move(options));
-  std::ostringstream out;
-  out << "# interflow " << kVersion << " " << command_->get_name()
-      << " run; run it again, from the folder it was started in (relative file paths are relative to it), with:\n"
-      << "#   interflow run config.toml   (or: interflow " << command_->get_name() << " --config config.toml)\n"
-      << root << '\n';
-  return out.str();
+  Json options = Json::object();
+  for (auto& [name, value] : effective(overrides))
+    if (!is_none(value)) options[name] = std::move(value);  // none given: nothing to repeat
+  const std::string name = command_->get_name();
+  return experiments::run_toml(name, options,
+                               "# interflow " + std::string(kVersion) + " " + name +
+                                   " run; run it again, from the folder it was started in (relative file paths are "
+                                   "relative to it), with:\n#   interflow run config.toml   (or: interflow " +
+                                   name + " --config config.toml)\n");
 }
 
 }  // namespace interflow::cli

@@ -51,10 +51,9 @@ Json sl_json(const packet::SlStats& s) {
   j["delivered_messages"] = s.delivered_messages;
   j["generated_flits"] = s.generated_flits;
   j["delivered_flits"] = s.delivered_flits;
-  j["mean_latency_cycles"] = s.delivered_messages ? s.latency_sum / static_cast<double>(s.delivered_messages) : 0.0;
+  j["mean_latency_cycles"] = s.mean_latency();
   j["max_latency_cycles"] = s.latency_max;
-  j["mean_network_latency_cycles"] =
-      s.delivered_messages ? s.network_latency_sum / static_cast<double>(s.delivered_messages) : 0.0;
+  j["mean_network_latency_cycles"] = s.mean_network_latency();
   return j;
 }
 

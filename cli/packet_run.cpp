@@ -46,8 +46,9 @@ PacketRun run_packet(const Plugins& plugins, const PacketConfig& c) {
   for (EndpointId s = 0; s < n; ++s)
     for (EndpointId d = 0; d < n; ++d) pairs.add(s, d);
   run.paths = run.setup.routing->route_all(net, pairs, RouteContext::of(c.network.seed, 8ULL << 30, nullptr));
+  run.routes = std::make_unique<packet::ChannelRoutes>(*run.fabric, run.paths);
   const BlockGrid grid = run.setup.topology->block_grid();
-  run.scheme = packet::choose_scheme(c.vc_scheme, *run.fabric, net, run.paths,
+  run.scheme = packet::choose_scheme(c.vc_scheme, *run.fabric, net, *run.routes,
                                      grid.wraps ? grid.routers : std::vector<std::uint32_t>{}, c.router.vcs,
                                      "routing " + run.setup.routing_spec.text + " on " + run.setup.topology_spec.text);
   run.route_seconds = clock.seconds();
@@ -55,7 +56,8 @@ PacketRun run_packet(const Plugins& plugins, const PacketConfig& c) {
   packet::NicConfig nic;
   nic.injection_queue_bytes = c.injection_queue_bytes;
   nic.mtu_bytes = {c.mtu_bytes == 0 ? c.clock.flit_bytes : c.mtu_bytes};
-  run.sim = std::make_unique<packet::PacketSim>(*run.fabric, run.paths, run.scheme, c.router, nic, c.network.seed);
+  run.sim = std::make_unique<packet::PacketSim>(*run.fabric, run.paths, *run.routes, run.scheme, c.router, nic,
+                                                c.network.seed);
   packet::TrafficConfig traffic;
   traffic.load = c.load;
   traffic.message_bytes = c.message_bytes;

@@ -31,6 +31,7 @@ struct PacketRun {
   NetworkSetup setup;
   PathTable paths;
   std::unique_ptr<packet::Fabric> fabric;
+  std::unique_ptr<packet::ChannelRoutes> routes;
   packet::VcScheme scheme;
   std::unique_ptr<packet::PacketSim> sim;
   packet::OpenLoopResult result;

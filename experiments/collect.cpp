@@ -6,7 +6,6 @@
 
 #include "core/error.hpp"
 #include "core/format.hpp"
-#include "core/io.hpp"
 #include "core/stats.hpp"
 #include "core/suggest.hpp"
 
@@ -76,12 +75,6 @@ std::vector<std::pair<std::string, double>> summary_metrics(const Json& summary,
 
 namespace {
 
-void write_table(const std::string& path, const std::string& text) {
-  OutputFile out(path, "collect");
-  out << text;
-  out.commit();
-}
-
 // The steps of collect(): read every finished run's metrics, then write the two tables.
 class Collector {
  public:
@@ -93,10 +86,10 @@ class Collector {
     refuse_missing();
     c_.metrics = c_.metric_names.size();
     c_.runs_csv = (layout_.root() / "collected.csv").string();
-    write_table(c_.runs_csv, runs_table());
+    write_whole(c_.runs_csv, runs_table(), "collect");
     aggregate();
     c_.aggregated_csv = (layout_.root() / "aggregated.csv").string();
-    write_table(c_.aggregated_csv, aggregated_table());
+    write_whole(c_.aggregated_csv, aggregated_table(), "collect");
     return std::move(c_);
   }
 

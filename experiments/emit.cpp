@@ -8,7 +8,6 @@
 #include <sstream>
 
 #include "core/error.hpp"
-#include "core/io.hpp"
 
 namespace interflow::experiments {
 
@@ -27,13 +26,10 @@ std::vector<const Run*> pending(const Layout& layout, const std::vector<Run>& ru
 }
 
 void write_script(const std::filesystem::path& file, const std::string& text, bool executable) {
-  std::error_code ec;
-  std::filesystem::create_directories(file.parent_path(), ec);
-  if (ec) throw OutputError("'" + file.parent_path().string() + "': cannot create the folder: " + ec.message());
-  OutputFile out(file.string(), "the sweep's job files");
-  out << text;
-  out.commit();
+  make_folder(file.parent_path());
+  write_whole(file, text, "the sweep's job files");
   if (executable) {
+    std::error_code ec;
     std::filesystem::permissions(file, std::filesystem::perms::owner_exec | std::filesystem::perms::group_exec,
                                  std::filesystem::perm_options::add, ec);
     if (ec) throw OutputError("'" + file.string() + "': cannot make it executable: " + ec.message());
@@ -201,9 +197,7 @@ Emitted emit_slurm(const Layout& layout, const Experiment& e, const std::vector<
       submit += "sbatch --parsable \"$@\" " + shell_quote(absolute_text(dir / (base + ".sh"))) + "\n";
     }
   }
-  std::error_code ec;
-  std::filesystem::create_directories(dir / "logs", ec);
-  if (ec) throw OutputError("'" + (dir / "logs").string() + "': cannot create the folder: " + ec.message());
+  make_folder(dir / "logs");
   write_script(dir / "submit.sh", submit, true);
   out.files.insert(out.files.begin(), (dir / "submit.sh").string());
   out.how = shell_quote(absolute_text(dir / "submit.sh"));

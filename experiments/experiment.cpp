@@ -37,6 +37,12 @@ bool is_param_key(const std::string& key) { return !is_tag_key(key) && key.find(
 std::string option_of(const std::string& key) { return key.substr(0, key.find(':')); }
 std::string param_of(const std::string& key) { return key.substr(key.find(':') + 1); }
 
+std::string join(const std::vector<std::string>& v) {
+  std::string out;
+  for (const auto& s : v) out += (out.empty() ? "" : ", ") + s;
+  return out;
+}
+
 // Reads one experiment file into an Experiment: the named steps of load_experiment.
 class Reader {
  public:
@@ -101,14 +107,8 @@ class Reader {
           fail(node, "unexpected table [" + std::string(k.str()) + "]; the options go in a table named after the command (" +
                          join(commands) + ")" + did_you_mean(std::string(k.str()), commands));
     if (e_.command.empty())
-      throw InputError(e_.file + ": no command: give [experiment] command = \"static\" (or dynamic, schedule, "
-                                 "topo) or put the options in a table named after the command, e.g. [static]");
-  }
-
-  static std::string join(const std::vector<std::string>& v) {
-    std::string out;
-    for (const auto& s : v) out += (out.empty() ? "" : ", ") + s;
-    return out;
+      throw InputError(e_.file + ": no command: give [experiment] command = \"static\" (or " + join(commands) +
+                       ") or put the options in a table named after the command, e.g. [static]");
   }
 
   void read_top(const std::string& key, const toml::node& node) {
@@ -171,43 +171,38 @@ class Reader {
     return static_cast<std::uint64_t>(i->get());
   }
 
+  using Units = std::vector<std::pair<std::string, double>>;
+
   // "512MiB", "2GiB", "100MB", or a number of bytes.
   std::uint64_t bytes_of(const toml::node& node) const {
     if (const auto* i = node.as_integer(); i && i->get() > 0) return static_cast<std::uint64_t>(i->get());
-    const auto* s = node.as_string();
-    const std::string expected = "memory: expected bytes, or a number with KiB, MiB, GiB (or kB, MB, GB), e.g. \"2GiB\"";
-    if (!s) fail(node, expected);
-    static const std::vector<std::pair<std::string, double>> units = {
-        {"KiB", 1024.0}, {"MiB", 1048576.0}, {"GiB", 1073741824.0}, {"kB", 1e3}, {"MB", 1e6}, {"GB", 1e9}};
-    for (const auto& [unit, scale] : units)
-      if (s->get().size() > unit.size() && s->get().ends_with(unit)) {
-        const double v = number_in(s->get().substr(0, s->get().size() - unit.size()));
-        if (std::isfinite(v) && v > 0 && v * scale < 1e18) return static_cast<std::uint64_t>(std::ceil(v * scale));
-      }
-    fail(node, expected + ", got '" + s->get() + "'");
+    static const Units units = {{"KiB", 1024.0}, {"MiB", 1048576.0}, {"GiB", 1073741824.0},
+                                {"kB", 1e3},     {"MB", 1e6},        {"GB", 1e9}};
+    const double v = with_unit(node, units, 1e18,
+                               "memory: expected bytes, or a number with KiB, MiB, GiB (or kB, MB, GB), e.g. \"2GiB\"");
+    return static_cast<std::uint64_t>(std::ceil(v));
   }
 
   // "90s", "10min", "2h", or a number of seconds.
   double seconds_of(const toml::node& node) const {
-    const std::string expected = "time: expected seconds, or a number with s, min or h, e.g. \"10min\"";
     if (const auto* i = node.as_integer(); i && i->get() > 0) return static_cast<double>(i->get());
     if (const auto* f = node.as_floating_point(); f && std::isfinite(f->get()) && f->get() > 0) return f->get();
-    const auto* s = node.as_string();
-    if (!s) fail(node, expected);
-    static const std::vector<std::pair<std::string, double>> units = {{"min", 60.0}, {"h", 3600.0}, {"s", 1.0}};
-    for (const auto& [unit, scale] : units)
-      if (s->get().size() > unit.size() && s->get().ends_with(unit)) {
-        const double v = number_in(s->get().substr(0, s->get().size() - unit.size()));
-        if (std::isfinite(v) && v > 0 && v * scale < 1e9) return v * scale;
-      }
-    fail(node, expected + ", got '" + s->get() + "'");
+    static const Units units = {{"min", 60.0}, {"h", 3600.0}, {"s", 1.0}};
+    return with_unit(node, units, 1e9, "time: expected seconds, or a number with s, min or h, e.g. \"10min\"");
   }
 
-  static double number_in(const std::string& text) {
-    std::istringstream in(text);
-    double v = 0;
-    if (!(in >> v) || !in.eof()) return std::nan("");
-    return v;
+  // A string "NUMBER UNIT" (no space) as NUMBER x the unit's scale, positive and below `limit`.
+  double with_unit(const toml::node& node, const Units& units, double limit, const std::string& expected) const {
+    const auto* s = node.as_string();
+    if (!s) fail(node, expected);
+    const std::string& text = s->get();
+    for (const auto& [unit, scale] : units)
+      if (text.size() > unit.size() && text.ends_with(unit)) {
+        std::istringstream in(text.substr(0, text.size() - unit.size()));
+        double v = 0;
+        if ((in >> v) && in.eof() && std::isfinite(v) && v > 0 && v * scale < limit) return v * scale;
+      }
+    fail(node, expected + ", got '" + text + "'");
   }
 
   void read_seeds(const toml::node& node) {
@@ -342,13 +337,12 @@ class Reader {
     } else {
       values = counted_values(t, key, *from, *to, *count);
     }
-    if (!step)
-      for (double& v : values) {
-        v = rounded(v);
-        integers = integers && v == std::floor(v);
-      }
+    for (double& v : values) {
+      v = rounded(v);
+      if (!step) integers = integers && v == std::floor(v);
+    }
     std::vector<Json> out;
-    for (double v : values) out.push_back(integers ? Json(static_cast<std::int64_t>(std::llround(v))) : Json(rounded(v)));
+    for (double v : values) out.push_back(integers ? Json(static_cast<std::int64_t>(std::llround(v))) : Json(v));
     return out;
   }
 
@@ -569,10 +563,8 @@ class Expander {
       std::vector<std::string> names;
       if (declared)
         for (const ParamSpec& p : *declared) names.push_back(p.name);
-      std::string list;
-      for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
       throw InputError(at + ": " + option + " '" + spec.name + "' has no parameter '" + param + "'" +
-                       did_you_mean(param, names) + " (its parameters: " + (list.empty() ? "none" : list) +
+                       did_you_mean(param, names) + " (its parameters: " + (names.empty() ? "none" : join(names)) +
                        "); exclude those runs or zip the axes");
     }
     const std::string value = option_texts(run.swept[key]).front();

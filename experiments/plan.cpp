@@ -11,12 +11,6 @@ namespace interflow::experiments {
 
 namespace {
 
-void write_file(const std::filesystem::path& file, const std::string& text) {
-  OutputFile out(file.string(), "the sweep's results folder");
-  out << text;
-  out.commit();
-}
-
 std::string read_text(const std::filesystem::path& file, const std::string& what) {
   std::ifstream in = open_input(file.string(), what);
   std::ostringstream text;
@@ -34,11 +28,22 @@ RunState state_of(const Layout& layout, const std::string& id) {
   return RunState::Pending;
 }
 
-void write_plan(const Layout& layout, const Experiment& e, const std::vector<Run>& runs) {
+void make_folder(const std::filesystem::path& dir) {
   std::error_code ec;
-  std::filesystem::create_directories(layout.root() / "runs", ec);
-  if (ec) throw OutputError("'" + layout.root().string() + "': cannot create the folder: " + ec.message());
-  write_file(layout.root() / "experiment.toml", read_text(e.file, "experiment file"));
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw OutputError("'" + dir.string() + "': cannot create the folder: " + ec.message());
+}
+
+void write_whole(const std::filesystem::path& file, const std::string& text, const std::string& what) {
+  OutputFile out(file.string(), what);
+  out << text;
+  out.commit();
+}
+
+void write_plan(const Layout& layout, const Experiment& e, const std::vector<Run>& runs) {
+  const std::string what = "the sweep's results folder";
+  make_folder(layout.root() / "runs");
+  write_whole(layout.root() / "experiment.toml", read_text(e.file, "experiment file"), what);
   Json plan = Json::object();
   plan["interflow_version"] = kVersion;
   plan["command"] = e.command;
@@ -47,23 +52,22 @@ void write_plan(const Layout& layout, const Experiment& e, const std::vector<Run
   plan["runs"] = Json::array();
   for (const Run& r : runs) {
     plan["runs"].push_back(Json{{"id", r.id}, {"group", r.group}, {"swept", r.swept}});
-    std::filesystem::create_directories(layout.run_dir(r.id), ec);
-    if (ec) throw OutputError("'" + layout.run_dir(r.id).string() + "': cannot create the folder: " + ec.message());
+    make_folder(layout.run_dir(r.id));
     const std::string comment = "# run " + r.id + " of the sweep '" + e.name + "' (" + e.file + "): " + r.swept.dump() +
                                 "\n# run it alone with: interflow run " + layout.run_toml(r.id).string() + "\n";
     const std::string text = run_toml(e.command, r.options, comment);
     // Rewritten only when it differs, so an unchanged plan leaves the files as they were.
     std::error_code exists_ec;
     if (!std::filesystem::exists(layout.run_toml(r.id), exists_ec) || read_text(layout.run_toml(r.id), "run.toml") != text)
-      write_file(layout.run_toml(r.id), text);
+      write_whole(layout.run_toml(r.id), text, what);
   }
   const std::string text = plan.dump(2) + "\n";
-  std::error_code exists_ec;
-  if (std::filesystem::exists(layout.plan(), exists_ec) && read_text(layout.plan(), "plan.json") != text) {
+  std::error_code ec;
+  if (std::filesystem::exists(layout.plan(), ec) && read_text(layout.plan(), "plan.json") != text) {
     // Another plan: the tables of the previous one would be mistaken for this one's.
     for (const char* table : {"collected.csv", "aggregated.csv"}) std::filesystem::remove(layout.root() / table, ec);
   }
-  write_file(layout.plan(), text);
+  write_whole(layout.plan(), text, what);
 }
 
 Json read_json_file(const std::filesystem::path& file) {

@@ -82,4 +82,9 @@ std::vector<std::string> run_argv(const std::string& binary, const Layout& layou
 // Reads a JSON file; InputError naming it when it cannot be read or parsed.
 Json read_json_file(const std::filesystem::path& file);
 
+// The files of a sweep's folder: a folder made with its parents, a file written whole or not at all
+// (core/io.hpp OutputFile; `what` names it in errors); OutputError naming the path when it fails.
+void make_folder(const std::filesystem::path& dir);
+void write_whole(const std::filesystem::path& file, const std::string& text, const std::string& what);
+
 }  // namespace interflow::experiments

@@ -87,4 +87,15 @@ void Fabric::route(const PathTable& paths, std::uint32_t var, EndpointId s, Endp
   if (!own_last) out.push_back(ejection_[d]);
 }
 
+ChannelRoutes::ChannelRoutes(const Fabric& fabric, const PathTable& paths) : offset_(paths.num_vars() + 1, 0) {
+  const std::uint32_t n = fabric.num_nics();
+  std::vector<ChannelId> route;
+  for (FlowId f = 0; f < paths.num_flows(); ++f)
+    for (std::uint32_t v = paths.first_var(f); v < paths.end_var(f); ++v) {
+      fabric.route(paths, v, f / n, f % n, route);
+      channels_.insert(channels_.end(), route.begin(), route.end());
+      offset_[v + 1] = channels_.size();
+    }
+}
+
 }  // namespace interflow::packet

@@ -88,4 +88,24 @@ class Fabric {
   std::vector<ChannelId> in_list_;
 };
 
+// Every route variable of a path table as the channels it crosses (Fabric::route), computed once and
+// shared by the deadlock check (virtual_channels.hpp) and the simulator. `paths` holds one flow per
+// ordered endpoint pair, flow s * N + d.
+class ChannelRoutes {
+ public:
+  ChannelRoutes(const Fabric& fabric, const PathTable& paths);
+  std::uint32_t num_routes() const { return static_cast<std::uint32_t>(offset_.size() - 1); }
+  std::span<const ChannelId> route(std::uint32_t var) const {
+    return {channels_.data() + offset_[var], offset_[var + 1] - offset_[var]};
+  }
+  // Positions in one flat array, for packets that walk their route hop by hop.
+  std::uint64_t begin(std::uint32_t var) const { return offset_[var]; }
+  std::uint64_t end(std::uint32_t var) const { return offset_[var + 1]; }
+  ChannelId at(std::uint64_t position) const { return channels_[position]; }
+
+ private:
+  std::vector<std::uint64_t> offset_;
+  std::vector<ChannelId> channels_;
+};
+
 }  // namespace interflow::packet

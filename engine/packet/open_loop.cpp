@@ -92,14 +92,12 @@ OpenLoopResult run_open_loop(PacketSim& sim, const Fabric& fabric, const Traffic
   // Beyond saturation: the measured messages did not all arrive in time, or the network accepted
   // clearly less than was offered (the queues at the NICs grow without bound).
   r.saturated = measured_left() > 0 || r.accepted < 0.95 * r.offered;
-  if (sl.delivered_messages > 0) {
+  r.mean_latency = sl.mean_latency();
+  r.mean_network_latency = sl.mean_network_latency();
+  if (sl.delivered_messages > 1) {
     const double n = static_cast<double>(sl.delivered_messages);
-    r.mean_latency = sl.latency_sum / n;
-    r.mean_network_latency = sl.network_latency_sum / n;
-    if (n > 1) {
-      const double var = std::max(0.0, (sl.latency_sq_sum - n * r.mean_latency * r.mean_latency) / (n - 1));
-      r.latency_ci95 = student_t_quantile(0.975, n - 1) * std::sqrt(var / n);
-    }
+    const double var = std::max(0.0, (sl.latency_sq_sum - n * r.mean_latency * r.mean_latency) / (n - 1));
+    r.latency_ci95 = student_t_quantile(0.975, n - 1) * std::sqrt(var / n);
   }
   return r;
 }

@@ -16,9 +16,9 @@ std::uint32_t ceil_div(std::uint32_t a, std::uint32_t b) { return (a + b - 1) / 
 
 }  // namespace
 
-PacketSim::PacketSim(const Fabric& fabric, const PathTable& paths, const VcScheme& scheme, const RouterConfig& router,
-                     const NicConfig& nic, std::uint64_t seed)
-    : fabric_(fabric), paths_(paths), scheme_(scheme), router_(router), nic_(nic),
+PacketSim::PacketSim(const Fabric& fabric, const PathTable& paths, const ChannelRoutes& routes, const VcScheme& scheme,
+                     const RouterConfig& router, const NicConfig& nic, std::uint64_t seed)
+    : fabric_(fabric), paths_(paths), routes_(routes), scheme_(scheme), router_(router), nic_(nic),
       rng_(derive_seed(seed, Stream::Packet)), vcs_(router.vcs) {
   const std::uint32_t n = fabric.num_nics();
   if (paths.num_flows() != static_cast<std::uint64_t>(n) * n)
@@ -38,15 +38,8 @@ PacketSim::PacketSim(const Fabric& fabric, const PathTable& paths, const VcSchem
                        " flits do not fit a virtual channel of " + std::to_string(router_.buffer_flits) +
                        " flits; virtual cut-through needs a whole packet to fit (raise --buffer-flits or lower the MTU)");
   }
-  // Every route variable as its channels, once.
-  route_offset_.assign(paths.num_vars() + 1, 0);
-  std::vector<ChannelId> route;
-  for (FlowId f = 0; f < paths.num_flows(); ++f)
-    for (std::uint32_t v = paths.first_var(f); v < paths.end_var(f); ++v) {
-      fabric.route(paths, v, f / n, f % n, route);
-      route_channels_.insert(route_channels_.end(), route.begin(), route.end());
-      route_offset_[v + 1] = route_channels_.size();
-    }
+  if (routes.num_routes() != paths.num_vars())
+    throw std::logic_error("PacketSim: the channel routes are not those of the path table");
   const std::uint64_t slots = static_cast<std::uint64_t>(fabric.num_channels()) * vcs_;
   queues_.assign(slots, Queue{});
   credits_.assign(slots, router_.buffer_flits);
@@ -172,8 +165,7 @@ void PacketSim::generate_packets(std::uint32_t index) {
     const std::uint32_t p = new_packet();
     Packet& pk = packets_[p];
     pk.message = index;
-    pk.hop = route_offset_[var];
-    pk.route_end = route_offset_[var + 1];
+    pk.hop = routes_.begin(var);
     pk.flits = ceil_div(static_cast<std::uint32_t>(bytes), fabric_.flit_bytes());
     pk.vc = 0;
     pk.vc_state = VcState{};
@@ -313,7 +305,7 @@ void PacketSim::step_router(ElementId r) {
       const std::uint32_t v = (vc_rr_[in] + k) % vcs_;
       const std::uint32_t p = queues_[in * vcs_ + v].head;
       if (p == kNone || packets_[p].ready > now_) continue;
-      const ChannelId out = route_channels_[packets_[p].hop];
+      const ChannelId out = routes_.at(packets_[p].hop);
       if (channel_free_[out] > now_ + router_.xbar_delay) continue;
       const std::uint32_t out_vc = pick_vc(p, out);
       if (out_vc == kNone) {

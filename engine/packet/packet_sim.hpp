@@ -80,6 +80,12 @@ struct SlStats {
   double latency_sum = 0, latency_sq_sum = 0, network_latency_sum = 0;  // cycles
   Cycle latency_max = 0;
   std::uint64_t window_delivered_flits = 0;  // flits of any message delivered inside the window
+
+  // Means over the delivered measured messages, cycles (0 when none was delivered).
+  double mean_latency() const { return delivered_messages ? latency_sum / static_cast<double>(delivered_messages) : 0.0; }
+  double mean_network_latency() const {
+    return delivered_messages ? network_latency_sum / static_cast<double>(delivered_messages) : 0.0;
+  }
 };
 
 struct RunStats {
@@ -97,10 +103,10 @@ struct RunStats {
 
 class PacketSim {
  public:
-  // `paths` holds one flow per ordered endpoint pair, flow s * N + d (self flows unrouted);
-  // `classes` gives each hop's virtual-channel class.
-  PacketSim(const Fabric& fabric, const PathTable& paths, const VcScheme& scheme, const RouterConfig& router,
-            const NicConfig& nic, std::uint64_t seed);
+  // `paths` holds one flow per ordered endpoint pair, flow s * N + d (self flows unrouted), and
+  // `routes` its variables as channels; `scheme` gives each hop's virtual-channel class.
+  PacketSim(const Fabric& fabric, const PathTable& paths, const ChannelRoutes& routes, const VcScheme& scheme,
+            const RouterConfig& router, const NicConfig& nic, std::uint64_t seed);
 
   // Hands a message to its NIC at cycle `when` (>= now()).
   void send(const Message& m, Cycle when);
@@ -155,6 +161,7 @@ class PacketSim {
 
   const Fabric& fabric_;
   const PathTable& paths_;
+  const ChannelRoutes& routes_;
   VcScheme scheme_;
   RouterConfig router_;
   NicConfig nic_;
@@ -162,16 +169,11 @@ class PacketSim {
   std::uint32_t vcs_;
   Cycle now_ = 0;
 
-  // Routes: the channels of every route variable, computed once.
-  std::vector<std::uint64_t> route_offset_;
-  std::vector<ChannelId> route_channels_;
-
   // Packets (a recycled arena) and their per-hop state.
   struct Packet {
     std::uint32_t message;
     std::uint32_t next;       // next packet in its queue
-    std::uint64_t hop;        // position in route_channels_ of the channel it is in (or came through)
-    std::uint64_t route_end;
+    std::uint64_t hop;        // position in routes_ of the next channel it takes
     std::uint32_t flits;
     std::uint32_t vc;
     VcState vc_state;

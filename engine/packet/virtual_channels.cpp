@@ -22,23 +22,17 @@ std::string VcScheme::name() const {
 namespace {
 
 // The dependency edges (from, to) over nodes channel * classes + class, sorted and unique.
-std::vector<std::pair<std::uint64_t, std::uint64_t>> dependencies(const Fabric& fabric, const PathTable& paths,
+std::vector<std::pair<std::uint64_t, std::uint64_t>> dependencies(const Fabric& fabric, const ChannelRoutes& routes,
                                                                    const VcScheme& scheme) {
-  const std::uint32_t n = fabric.num_nics();
   std::vector<std::pair<std::uint64_t, std::uint64_t>> edges;
-  std::vector<ChannelId> route;
-  for (FlowId f = 0; f < paths.num_flows(); ++f) {
-    const EndpointId s = f / n, d = f % n;
-    for (std::uint32_t v = paths.first_var(f); v < paths.end_var(f); ++v) {
-      fabric.route(paths, v, s, d, route);
-      VcState state;
-      std::uint64_t previous = kNone;
-      for (ChannelId c : route) {
-        const std::uint32_t cls = enter(scheme, state, c, fabric.link(c) != kNone);
-        const std::uint64_t node = static_cast<std::uint64_t>(c) * scheme.classes + cls;
-        if (previous != kNone) edges.emplace_back(previous, node);
-        previous = node;
-      }
+  for (std::uint32_t v = 0; v < routes.num_routes(); ++v) {
+    VcState state;
+    std::uint64_t previous = kNone;
+    for (ChannelId c : routes.route(v)) {
+      const std::uint32_t cls = enter(scheme, state, c, fabric.link(c) != kNone);
+      const std::uint64_t node = static_cast<std::uint64_t>(c) * scheme.classes + cls;
+      if (previous != kNone) edges.emplace_back(previous, node);
+      previous = node;
     }
   }
   std::sort(edges.begin(), edges.end());
@@ -48,8 +42,8 @@ std::vector<std::pair<std::uint64_t, std::uint64_t>> dependencies(const Fabric& 
 
 }  // namespace
 
-std::string dependency_cycle(const Fabric& fabric, const PathTable& paths, const VcScheme& scheme) {
-  const auto edges = dependencies(fabric, paths, scheme);
+std::string dependency_cycle(const Fabric& fabric, const ChannelRoutes& routes, const VcScheme& scheme) {
+  const auto edges = dependencies(fabric, routes, scheme);
   const std::uint64_t nodes = static_cast<std::uint64_t>(fabric.num_channels()) * scheme.classes;
   std::vector<std::uint64_t> first(nodes + 1, 0);
   for (const auto& e : edges) ++first[e.first + 1];
@@ -114,25 +108,22 @@ VcScheme dateline_scheme(const Fabric& fabric, const Network& net, const std::ve
   return s;
 }
 
-std::uint32_t longest_route(const Fabric& fabric, const PathTable& paths) {
+std::uint32_t longest_route(const Fabric& fabric, const ChannelRoutes& routes) {
   // The classes the hops scheme needs: one more than the highest class any channel but a route's
   // last (into a NIC, which needs none) gets, the class being the network channels crossed before.
-  const std::uint32_t n = fabric.num_nics();
   std::uint32_t classes = 1;
-  std::vector<ChannelId> route;
-  for (FlowId f = 0; f < paths.num_flows(); ++f)
-    for (std::uint32_t v = paths.first_var(f); v < paths.end_var(f); ++v) {
-      fabric.route(paths, v, f / n, f % n, route);
-      std::uint32_t hops = 0;
-      for (std::size_t i = 0; i + 1 < route.size(); ++i) {
-        classes = std::max(classes, hops + 1);
-        if (fabric.link(route[i]) != kNone) ++hops;
-      }
+  for (std::uint32_t v = 0; v < routes.num_routes(); ++v) {
+    const auto route = routes.route(v);
+    std::uint32_t hops = 0;
+    for (std::size_t i = 0; i + 1 < route.size(); ++i) {
+      classes = std::max(classes, hops + 1);
+      if (fabric.link(route[i]) != kNone) ++hops;
     }
+  }
   return classes;
 }
 
-VcScheme choose_scheme(const std::string& requested, const Fabric& fabric, const Network& net, const PathTable& paths,
+VcScheme choose_scheme(const std::string& requested, const Fabric& fabric, const Network& net, const ChannelRoutes& routes,
                        const std::vector<std::uint32_t>& torus_dims, std::uint32_t vcs, const std::string& what) {
   std::vector<VcScheme> candidates;
   if (requested == "auto" || requested == "single") candidates.push_back(VcScheme{});
@@ -141,7 +132,7 @@ VcScheme choose_scheme(const std::string& requested, const Fabric& fabric, const
   if (requested == "auto" || requested == "hops") {
     VcScheme hops;
     hops.kind = VcSchemeKind::Hops;
-    hops.classes = std::max<std::uint32_t>(1, longest_route(fabric, paths));
+    hops.classes = std::max<std::uint32_t>(1, longest_route(fabric, routes));
     candidates.push_back(hops);
   }
   if (candidates.empty())
@@ -150,7 +141,7 @@ VcScheme choose_scheme(const std::string& requested, const Fabric& fabric, const
                      " (auto, single, dateline or hops)");
   std::string tried;
   for (const VcScheme& s : candidates) {
-    const std::string cycle = dependency_cycle(fabric, paths, s);
+    const std::string cycle = dependency_cycle(fabric, routes, s);
     if (cycle.empty() && s.classes <= vcs) return s;
     tried += (tried.empty() ? "" : "; ") + s.name() + " needs " + std::to_string(s.classes) + " virtual channel(s)" +
              (cycle.empty() ? "" : " and still has the dependency cycle " + cycle);

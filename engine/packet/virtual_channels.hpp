@@ -25,6 +25,7 @@
 namespace interflow::packet {
 
 class Fabric;
+class ChannelRoutes;
 
 enum class VcSchemeKind { Single, Dateline, Hops };
 
@@ -70,19 +71,18 @@ inline std::uint32_t enter(const VcScheme& s, VcState& state, std::uint32_t c, b
 // ring's wrap-around link (between coordinates k-1 and 0 of a ring of k >= 3).
 VcScheme dateline_scheme(const Fabric& fabric, const Network& net, const std::vector<std::uint32_t>& dims);
 
-// The classes the hops scheme needs for the routes of `paths`.
-std::uint32_t longest_route(const Fabric& fabric, const PathTable& paths);
+// The classes the hops scheme needs for these routes.
+std::uint32_t longest_route(const Fabric& fabric, const ChannelRoutes& routes);
 
 // The first scheme that makes the routes deadlock-free with `vcs` virtual channels, in this order:
 // single, dateline (when `torus_dims` is given), hops; InputError naming the routing, the topology
 // and the virtual channels needed when none does. `requested` = "auto" tries them all, a name only
 // that one.
-VcScheme choose_scheme(const std::string& requested, const Fabric& fabric, const Network& net, const PathTable& paths,
+VcScheme choose_scheme(const std::string& requested, const Fabric& fabric, const Network& net, const ChannelRoutes& routes,
                        const std::vector<std::uint32_t>& torus_dims, std::uint32_t vcs, const std::string& what);
 
-// A cycle in the channel dependency graph of every route variable of `paths` (between endpoints
-// s and d of flow s * N + d), as "channel 3 (class 0) -> channel 7 (class 0) -> ... -> channel 3",
-// or "" when the graph is acyclic.
-std::string dependency_cycle(const Fabric& fabric, const PathTable& paths, const VcScheme& scheme);
+// A cycle in the channel dependency graph of every route, as "channel 3 (class 0) -> channel 7
+// (class 0) -> ... -> channel 3", or "" when the graph is acyclic.
+std::string dependency_cycle(const Fabric& fabric, const ChannelRoutes& routes, const VcScheme& scheme);
 
 }  // namespace interflow::packet

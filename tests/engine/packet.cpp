@@ -24,12 +24,14 @@ struct Setup {
   std::unique_ptr<Routing> routing;
   PathTable paths;
   std::unique_ptr<Fabric> fabric;
+  std::unique_ptr<ChannelRoutes> routes;
 
   Setup(const std::string& topo, const std::string& route) {
     topology = test::build_topology(topo);
     routing = test::build_routing(route, *topology);
     paths = test::route(*routing, topology->network(), every_pair(topology->network().num_endpoints()));
     fabric = std::make_unique<Fabric>(topology->network(), ClockConfig{});
+    routes = std::make_unique<ChannelRoutes>(*fabric, paths);
   }
   std::uint32_t n() const { return fabric->num_nics(); }
 };
@@ -50,7 +52,7 @@ Cycle measured(const Setup& s, EndpointId src, EndpointId dst, std::uint64_t byt
                const VcScheme& scheme) {
   NicConfig nic;
   nic.mtu_bytes = {static_cast<std::uint32_t>(bytes)};
-  PacketSim sim(*s.fabric, s.paths, scheme, r, nic, 1);
+  PacketSim sim(*s.fabric, s.paths, *s.routes, scheme, r, nic, 1);
   Cycle delivered = 0;
   sim.on_delivery = [&](std::uint64_t, Cycle t) { delivered = t; };
   sim.send({src, dst, bytes, 0}, 10);
@@ -120,14 +122,14 @@ TEST_CASE("packet: zero-load latency equals its closed form on a line and a ring
 
 TEST_CASE("packet: the channel dependency graph finds the ring's cycle and the dateline breaks it") {
   const Setup ring("torus:dims=8", "dor");
-  CHECK_FALSE(dependency_cycle(*ring.fabric, ring.paths, VcScheme{}).empty());
-  CHECK(dependency_cycle(*ring.fabric, ring.paths, ring_dateline(ring, 8)).empty());
+  CHECK_FALSE(dependency_cycle(*ring.fabric, *ring.routes, VcScheme{}).empty());
+  CHECK(dependency_cycle(*ring.fabric, *ring.routes, ring_dateline(ring, 8)).empty());
   VcScheme hops;
   hops.kind = VcSchemeKind::Hops;
   hops.classes = 5;  // at most 4 router-to-router hops on an 8-ring, minimal
-  CHECK(dependency_cycle(*ring.fabric, ring.paths, hops).empty());
+  CHECK(dependency_cycle(*ring.fabric, *ring.routes, hops).empty());
   const Setup tree("fattree:k=4,n=2", "dmodk");
-  CHECK(dependency_cycle(*tree.fabric, tree.paths, VcScheme{}).empty());
+  CHECK(dependency_cycle(*tree.fabric, *tree.routes, VcScheme{}).empty());
 }
 
 TEST_CASE("packet: a full-load run conserves packets and credits and drains completely") {
@@ -145,12 +147,12 @@ TEST_CASE("packet: a full-load run conserves packets and credits and drains comp
       scheme.kind = VcSchemeKind::Hops;  // at most 4 network hops
       scheme.classes = 4;
     }
-    REQUIRE(dependency_cycle(*s.fabric, s.paths, scheme).empty());
+    REQUIRE(dependency_cycle(*s.fabric, *s.routes, scheme).empty());
     for (std::uint32_t flits : {1u, 4u}) {
       NicConfig nic;
       nic.mtu_bytes = {flits * 64};
       nic.injection_queue_bytes = 4096;
-      PacketSim sim(*s.fabric, s.paths, scheme, r, nic, 7);
+      PacketSim sim(*s.fabric, s.paths, *s.routes, scheme, r, nic, 7);
       offer_uniform(sim, s.n(), 1.0, flits, 0, 2000, 64, 3);
       sim.run_until(1000);
       sim.check_invariants();  // mid-run: queues, credits and packets add up
@@ -168,7 +170,7 @@ TEST_CASE("packet: below saturation the accepted throughput equals the offered l
   RouterConfig r;
   const Setup s("fattree:k=4,n=2", "dmodk");
   NicConfig nic;
-  PacketSim sim(*s.fabric, s.paths, VcScheme{}, r, nic, 3);
+  PacketSim sim(*s.fabric, s.paths, *s.routes, VcScheme{}, r, nic, 3);
   const Cycle warmup = 1000, window = 20000;
   sim.set_window(warmup, warmup + window);
   offer_uniform(sim, s.n(), 0.3, 1, 0, warmup + window, 64, 11);
@@ -193,7 +195,7 @@ TEST_CASE("packet: without the dateline a ring at full load deadlocks and the en
   const Setup ring("torus:dims=8", "dor");
   NicConfig nic;
   nic.mtu_bytes = {4 * 64};
-  PacketSim sim(*ring.fabric, ring.paths, VcScheme{}, r, nic, 5);
+  PacketSim sim(*ring.fabric, ring.paths, *ring.routes, VcScheme{}, r, nic, 5);
   sim.set_stall_limit(5000);
   offer_uniform(sim, ring.n(), 1.0, 4, 0, 3000, 64, 2);
   sim.run_until(0);
@@ -202,7 +204,7 @@ TEST_CASE("packet: without the dateline a ring at full load deadlocks and the en
   CHECK(sim.packets_in_network() > 0);
   // The same load with the dateline drains.
   r.vcs = 2;
-  PacketSim safe(*ring.fabric, ring.paths, ring_dateline(ring, 8), r, nic, 5);
+  PacketSim safe(*ring.fabric, ring.paths, *ring.routes, ring_dateline(ring, 8), r, nic, 5);
   offer_uniform(safe, ring.n(), 1.0, 4, 0, 3000, 64, 2);
   safe.run_until(0);
   CHECK_FALSE(safe.stats().stalled);
@@ -220,15 +222,15 @@ TEST_CASE("packet: the scheme is chosen per routing and topology and refused whe
   }
   CHECK(network == 64);
   CHECK(wraps == 16);  // 8 rings, each with its wrap-around cable, both ways
-  CHECK(choose_scheme("auto", *torus.fabric, torus.topology->network(), torus.paths, {4, 4}, 2, "dor on a torus")
+  CHECK(choose_scheme("auto", *torus.fabric, torus.topology->network(), *torus.routes, {4, 4}, 2, "dor on a torus")
             .kind == VcSchemeKind::Dateline);
   const std::string refused = test::error_of([&] {
-    choose_scheme("auto", *torus.fabric, torus.topology->network(), torus.paths, {4, 4}, 1, "dor on torus:dims=4x4");
+    choose_scheme("auto", *torus.fabric, torus.topology->network(), *torus.routes, {4, 4}, 1, "dor on torus:dims=4x4");
   });
   CHECK(refused.find("dor on torus:dims=4x4 could deadlock with 1 virtual channel") != std::string::npos);
   CHECK(refused.find("dateline needs 2") != std::string::npos);
   const Setup tree("fattree:k=4,n=2", "dmodk");
-  CHECK(choose_scheme("auto", *tree.fabric, tree.topology->network(), tree.paths, {}, 1, "dmodk").kind ==
+  CHECK(choose_scheme("auto", *tree.fabric, tree.topology->network(), *tree.routes, {}, 1, "dmodk").kind ==
         VcSchemeKind::Single);
-  CHECK(longest_route(*torus.fabric, torus.paths) == 4);  // up to 4 router-to-router hops: classes 0..3
+  CHECK(longest_route(*torus.fabric, *torus.routes) == 4);  // up to 4 router-to-router hops: classes 0..3
 }

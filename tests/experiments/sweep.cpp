@@ -26,34 +26,14 @@ std::size_t count_files(const fs::path& runs, const std::string& name) {
   return n;
 }
 
-// One CSV line's cells, quotes undone ("a,b" is one cell).
-std::vector<std::string> csv_cells(const std::string& line) {
-  std::vector<std::string> cells(1);
-  bool quoted = false;
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    const char c = line[i];
-    if (quoted && c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
-      cells.back() += '"';
-      ++i;
-    } else if (c == '"') {
-      quoted = !quoted;
-    } else if (c == ',' && !quoted) {
-      cells.emplace_back();
-    } else {
-      cells.back() += c;
-    }
-  }
-  return cells;
-}
-
 // A CSV as rows of cells keyed by the header.
 std::vector<std::map<std::string, std::string>> read_csv(const fs::path& file) {
   const auto lines = lines_of(read_text(file));
   std::vector<std::map<std::string, std::string>> rows;
   if (lines.empty()) return rows;
-  const auto header = csv_cells(lines[0]);
+  const auto header = split_csv(lines[0]);
   for (std::size_t i = 1; i < lines.size(); ++i) {
-    const auto cells = csv_cells(lines[i]);
+    const auto cells = split_csv(lines[i]);
     std::map<std::string, std::string> row;
     for (std::size_t c = 0; c < header.size() && c < cells.size(); ++c) row[header[c]] = cells[c];
     rows.push_back(row);
