@@ -17,9 +17,10 @@ import os
 import sys
 
 
-def fail(message):
+def fail(message, status=2):
+    """One line on stderr and the interflow exit status: 2 for bad input, 4 for results not written."""
     print("interflow plot: error: " + message, file=sys.stderr)
-    sys.exit(2)
+    sys.exit(status)
 
 
 def load_pyplot():
@@ -57,8 +58,12 @@ def save(fig, path):
     except OSError as e:
         if os.path.exists(temp):
             os.remove(temp)
-        fail("cannot write '%s': %s" % (path, e.strerror))
-    print(path)
+        fail("results not written: '%s': %s" % (path, e.strerror), 4)
+    # The figure's path on stdout, unbuffered and checked: a full disk or a closed pipe is an error.
+    try:
+        os.write(sys.stdout.fileno(), (path + "\n").encode())
+    except OSError as e:
+        fail("results not written: standard output: %s" % e.strerror, 4)
 
 
 def plot_metric(a, plt):

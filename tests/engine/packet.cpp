@@ -207,6 +207,7 @@ TEST_CASE("packet: without the dateline a ring at full load deadlocks and the en
   PacketSim safe(*ring.fabric, ring.paths, *ring.routes, ring_dateline(ring, 8), r, nic, 5);
   offer_uniform(safe, ring.n(), 1.0, 4, 0, 3000, 64, 2);
   safe.run_until(0);
+  safe.check_invariants();
   CHECK_FALSE(safe.stats().stalled);
   CHECK(safe.messages_in_system() == 0);
 }

@@ -208,6 +208,14 @@ TEST_CASE("plot: the standard figures are written as PNG files") {
   const fs::path run = *fs::directory_iterator(dir / "runs");
   CHECK(run_cli("plot links " + run.string() + " --out " + (scratch() / "links.png").string()).status == 0);
   CHECK(png(scratch() / "links.png"));
+  // A figure or a path that cannot be written is "results not written": status 4, one line.
+  const Outcome unwritable = run_cli("plot links " + run.string() + " --out /dev/full/links.png");
+  CHECK(unwritable.status == 4);
+  CHECK(contains(unwritable.err, "results not written: '/dev/full/links.png'"));
+  const Outcome full = run_cli("plot links " + run.string() + " --out " + (scratch() / "links2.png").string(), "/dev/full");
+  CHECK(full.status == 4);
+  CHECK(contains(full.err, "results not written: standard output"));
+  CHECK_FALSE(contains(full.err, "Traceback"));
   const fs::path dyn = scratch() / "plot-dynamic", sched = scratch() / "plot-schedule";
   REQUIRE(run_cli("dynamic -t fattree:k=4,n=3 -p uniform -b 1e6 --load 0.3 --flows-csv -q --no-progress --out " +
                   dyn.string()).status == 0);
