@@ -7,7 +7,7 @@
 set -euo pipefail
 bin=${1:-build/release/bin/interflow}
 repeat=${2:-3}
-common="-r dor --vcs 4 --buffer-flits 8 --switch-latency-ns 5.12 --endpoint-latency-ns 5.12 --warmup 2000 --measure 20000 --json --no-progress"
+common="-r dor --switch vct:vcs=4,buffer-flits=8 --switch-latency-ns 5.12 --endpoint-latency-ns 5.12 --warmup 2000 --measure 20000 --json --no-progress"
 echo "load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '| network | load | flit-hops/s (median) | cycles/s (median) | simulate s | peak MiB |\n|---|---|---|---|---|---|\n'
 for case in "torus:dims=8x8 0.3" "torus:dims=8x8 0.6" "torus:dims=8x8x8 0.5" "torus:dims=8x8x8,c=4 0.5"; do

@@ -30,6 +30,7 @@ Command add_packet_command(CLI::App& app, const Plugins& plugins);
 Command add_sweep_command(CLI::App& app, const Plugins& plugins);
 Command add_collect_command(CLI::App& app, const Plugins& plugins);
 Command add_plot_command(CLI::App& app, const Plugins& plugins);
+Command add_qos_config_command(CLI::App& app, const Plugins& plugins);
 
 // Every subcommand, added to `app`, by name.
 std::map<std::string, Command> add_commands(CLI::App& app, const Plugins& plugins);

@@ -7,6 +7,7 @@
 #include "cli/run_header.hpp"
 #include "core/format.hpp"
 #include "core/system.hpp"
+#include "experiments/collect.hpp"
 
 namespace interflow::cli {
 
@@ -16,13 +17,11 @@ void add_packet_options(OptionTable& t, PacketConfig& c) {
   t.whole("--flit-bytes", c.clock.flit_bytes, "bytes per flit (the flow-control unit: one credit per flit)", 1, 65536);
   t.real("--clock-ns", c.clock.clock_ns,
          "ns per cycle (0: the time a flit takes on the slowest link, which then carries 1 flit/cycle)", 0, 1e6);
-  t.whole("--vcs", c.router.vcs, "virtual channels per channel", 1, 64);
-  t.whole("--buffer-flits", c.router.buffer_flits, "flits of input buffer per virtual channel", 1, 1u << 24);
-  t.whole("--routing-delay", c.router.routing_delay, "router pipeline: route computation, cycles", 0, 1000);
-  t.whole("--vc-delay", c.router.vc_delay, "router pipeline: virtual-channel allocation, cycles", 0, 1000);
-  t.whole("--switch-delay", c.router.switch_delay, "router pipeline: switch allocation, cycles", 0, 1000);
-  t.whole("--xbar-delay", c.router.xbar_delay, "router pipeline: crossbar traversal, cycles", 0, 1000);
-  t.whole("--credit-delay", c.router.credit_delay, "cycles to process a freed credit before it travels back", 0, 1000);
+  t.text("--switch", c.switch_model,
+         "switch model and its parameters: vct (input-queued) or ib (InfiniBand); see `interflow list switch`");
+  t.text("--scheduler", c.scheduler,
+         "output scheduler of output-buffered switches (ib): rr, priority, vlarb, dtable; see `interflow list "
+         "output-scheduler`");
   t.whole("--nic-delay", c.router.nic_delay, "cycles from a message's generation to its first packet's eligibility", 0,
           1000000);
   t.text("--vc-scheme", c.vc_scheme,
@@ -33,27 +32,51 @@ void add_packet_options(OptionTable& t, PacketConfig& c) {
 
 void add_traffic_options(OptionTable& t, PacketConfig& c) {
   t.text("-p,--pattern", c.pattern,
-         "destinations: uniform (random per message) or any static pattern (its pairing, fixed; see `interflow list "
-         "pattern`)");
-  t.real("--load", c.load, "offered load, flits per cycle per NIC", 0, 1e6, true);
-  t.whole("--message-bytes", c.message_bytes, "bytes per message", 1, 1ull << 40);
-  t.whole("--mtu-bytes", c.mtu_bytes, "largest packet, bytes (0: one flit)", 0, 1u << 30);
-  t.text("--process", c.process, "injection process: bernoulli or constant");
+         "destination rule of every SL: uniform (random per message) or any static pattern (a source draws among its "
+         "destinations in it; see `interflow list pattern`)");
+  t.texts("--sl", c.sls,
+          "the service levels, one generator spec each in SL order: messages, cbr or bursts with name, load, bytes, "
+          "mtu (see `interflow list traffic`)");
+  t.text("--mix", c.mix, "a named mix of service levels instead of --sl (see `interflow list traffic-mix`)");
+  t.real("--load", c.load, "one SL (without --sl or --mix): offered load, flits per cycle per NIC", 0, 1e6, true);
+  t.whole("--message-bytes", c.message_bytes, "one SL: bytes per message", 1, 1ull << 40);
+  t.whole("--mtu-bytes", c.mtu_bytes, "one SL: largest packet, bytes (0: one flit)", 0, 1u << 30);
+  t.text("--process", c.process, "one SL: injection process, bernoulli or constant");
   t.whole("--warmup", c.run.warmup, "cycles before the measurement window", 0);
   t.whole("--measure", c.run.measure, "cycles of the measurement window", 1);
   t.whole("--drain-limit", c.run.drain_limit, "cycles after the window for the measured messages to arrive", 0);
   t.whole("--max-flows", c.max_flows, "refuse networks with more endpoint pairs (every pair is routed)", 1);
 }
 
-Json sl_json(const packet::SlStats& s) {
+// A load result's fields, latencies in cycles and ns.
+void add_load_json(Json& j, const packet::LoadResult& r, double ns) {
+  j["offered_flits_per_cycle_per_nic"] = r.offered;
+  j["accepted_flits_per_cycle_per_nic"] = r.accepted;
+  j["saturated"] = r.saturated;
+  j["mean_latency_cycles"] = r.mean_latency;
+  j["mean_latency_ns"] = r.mean_latency * ns;
+  j["latency_ci95_cycles"] = r.latency_ci95;
+  j["mean_network_latency_cycles"] = r.mean_network_latency;
+  j["mean_network_latency_ns"] = r.mean_network_latency * ns;
+}
+
+std::string sl_name(const PacketRun& run, std::size_t i) {
+  const std::string& name = run.traffic[i]->settings().name;
+  return name.empty() ? "SL" + std::to_string(i) : name;
+}
+
+Json sl_json(const PacketRun& run, std::size_t i, double ns) {
+  const packet::SlStats& s = run.sim->stats().sl[i];
   Json j = Json::object();
+  j["name"] = sl_name(run, i);
+  j["generator"] = run.sl_specs[i];
+  add_load_json(j, run.result.sl[i], ns);
   j["generated_messages"] = s.generated_messages;
   j["delivered_messages"] = s.delivered_messages;
+  j["delivered_packets"] = s.delivered_packets;
   j["generated_flits"] = s.generated_flits;
   j["delivered_flits"] = s.delivered_flits;
-  j["mean_latency_cycles"] = s.mean_latency();
   j["max_latency_cycles"] = s.latency_max;
-  j["mean_network_latency_cycles"] = s.mean_network_latency();
   return j;
 }
 
@@ -67,22 +90,14 @@ Json packet_summary(const PacketRun& run, const PacketConfig& c, RunHeader heade
   j["endpoints"] = run.fabric->num_nics();
   j["routers"] = run.fabric->num_routers();
   j["channels"] = run.fabric->num_channels();
-  j["offered_flits_per_cycle_per_nic"] = run.result.offered;
-  j["accepted_flits_per_cycle_per_nic"] = run.result.accepted;
-  j["saturated"] = run.result.saturated;
-  j["deadlocked"] = st.stalled;
-  j["mean_latency_cycles"] = run.result.mean_latency;
-  j["mean_latency_ns"] = run.result.mean_latency * ns;
-  j["latency_ci95_cycles"] = run.result.latency_ci95;
-  j["mean_network_latency_cycles"] = run.result.mean_network_latency;
-  j["mean_network_latency_ns"] = run.result.mean_network_latency * ns;
+  add_load_json(j, run.result.total, ns);
   j["cycles"] = st.cycles;
   j["window_cycles"] = c.run.measure;
   j["flit_hops"] = st.flit_hops;
   j["credit_stalls"] = st.credit_stalls;
   j["application_queue_peak"] = st.app_queue_peak;
   j["service_levels"] = Json::array();
-  for (const auto& s : st.sl) j["service_levels"].push_back(sl_json(s));
+  for (std::size_t i = 0; i < st.sl.size(); ++i) j["service_levels"].push_back(sl_json(run, i, ns));
   j["simulation"] = {{"flit_hops_per_second", static_cast<double>(st.flit_hops) / std::max(1e-9, run.simulate_seconds)},
                      {"cycles_per_second", static_cast<double>(st.cycles) / std::max(1e-9, run.simulate_seconds)}};
   foot_json(j, {{"build", run.build_seconds}, {"route", run.route_seconds}, {"simulate", run.simulate_seconds},
@@ -93,30 +108,70 @@ Json packet_summary(const PacketRun& run, const PacketConfig& c, RunHeader heade
 void write_channels_csv(const PacketRun& run, const PacketConfig& c, std::ostream& out) {
   const packet::Fabric& f = *run.fabric;
   const packet::RunStats& st = run.sim->stats();
-  out << "channel,link,src_element,dst_element,kind,flits_per_cycle,latency_cycles,flits,utilisation,peak_vc_flits\n";
+  out << "channel,link,src_element,dst_element,kind,flits_per_cycle,latency_cycles,flits,utilisation,"
+         "peak_input_flits,peak_output_flits,credit_stalls\n";
   for (packet::ChannelId ch = 0; ch < f.num_channels(); ++ch) {
     const char* kind = f.is_nic(f.src(ch)) ? "injection" : f.is_nic(f.dst(ch)) ? "ejection" : "network";
     const double capacity = static_cast<double>(f.flits_per_cycle(ch)) * static_cast<double>(c.run.measure);
     out << ch << ',' << (f.link(ch) == kNone ? std::string() : std::to_string(f.link(ch))) << ',' << f.src(ch) << ','
         << f.dst(ch) << ',' << kind << ',' << f.flits_per_cycle(ch) << ',' << f.latency(ch) << ','
         << st.channel_flits[ch] << ',' << number_text(static_cast<double>(st.channel_flits[ch]) / capacity) << ','
-        << st.channel_peak[ch] << '\n';
+        << st.channel_peak[ch] << ',' << st.output_peak[ch] << ',' << st.channel_credit_stalls[ch] << '\n';
+  }
+}
+
+void write_service_levels_csv(const PacketRun& run, std::ostream& out) {
+  const double ns = run.fabric->clock_ns();
+  out << "sl,name,generator,offered,accepted,saturated,mean_latency_cycles,mean_latency_ns,latency_ci95_cycles,"
+         "mean_network_latency_cycles,max_latency_cycles,generated_messages,delivered_messages,delivered_packets\n";
+  for (std::size_t i = 0; i < run.traffic.size(); ++i) {
+    const packet::LoadResult& r = run.result.sl[i];
+    const packet::SlStats& s = run.sim->stats().sl[i];
+    out << i << ',' << experiments::csv_cell(sl_name(run, i)) << ',' << experiments::csv_cell(run.sl_specs[i]) << ',' << number_text(r.offered)
+        << ',' << number_text(r.accepted) << ',' << (r.saturated ? 1 : 0) << ',' << number_text(r.mean_latency) << ','
+        << number_text(r.mean_latency * ns) << ',' << number_text(r.latency_ci95) << ','
+        << number_text(r.mean_network_latency) << ',' << s.latency_max << ',' << s.generated_messages << ','
+        << s.delivered_messages << ',' << s.delivered_packets << '\n';
   }
 }
 
 void print_packet(const PacketRun& run, const RunHeader& header, std::ostream& out) {
   print_head(out, header);
-  const auto& r = run.result;
+  const auto& r = run.result.total;
   const double ns = run.fabric->clock_ns();
   out << "  clock " << number_text(ns) << " ns, " << run.fabric->flit_bytes() << "-byte flits; virtual channels: "
       << run.scheme.name() << " scheme, " << run.scheme.classes << " class(es)\n"
       << "  offered / accepted            " << number_text(r.offered) << " / " << number_text(r.accepted)
       << " flits/cycle/NIC" << (r.saturated ? "  (saturated: the measured messages did not drain)" : "") << '\n'
       << "  mean latency                  " << number_text(r.mean_latency) << " cycles (" << number_text(r.mean_latency * ns)
-      << " ns), network " << number_text(r.mean_network_latency) << " cycles\n"
-      << "  flit-hops                     " << run.sim->stats().flit_hops << " in " << run.sim->stats().cycles
+      << " ns), network " << number_text(r.mean_network_latency) << " cycles\n";
+  if (run.traffic.size() > 1)
+    for (std::size_t i = 0; i < run.traffic.size(); ++i) {
+      const auto& s = run.result.sl[i];
+      const std::string name = sl_name(run, i);
+      out << "    " << name << std::string(name.size() < 6 ? 6 - name.size() : 0, ' ') << " offered " << number_text(s.offered) << ", accepted "
+          << number_text(s.accepted) << ", latency " << number_text(s.mean_latency) << " cycles"
+          << (s.saturated ? " (saturated)" : "") << '\n';
+    }
+  out << "  flit-hops                     " << run.sim->stats().flit_hops << " in " << run.sim->stats().cycles
       << " cycles\n";
   print_foot(out, {{"build", run.build_seconds}, {"route", run.route_seconds}, {"simulate", run.simulate_seconds}});
+}
+
+// --load, --message-bytes, --mtu-bytes and --process describe the one SL of a run without --sl or
+// --mix; set to anything but their defaults beside those, they would be ignored: refused. (A
+// results folder's config.toml lists every option with its value, so presence alone cannot tell.)
+void refuse_single_sl_options(const PacketConfig& c) {
+  if (c.sls.empty() && c.mix.empty()) return;
+  const PacketConfig defaults;
+  const char* which = c.load != defaults.load                     ? "--load"
+                      : c.message_bytes != defaults.message_bytes ? "--message-bytes"
+                      : c.mtu_bytes != defaults.mtu_bytes         ? "--mtu-bytes"
+                      : c.process != defaults.process             ? "--process"
+                                                                  : nullptr;
+  if (which)
+    throw InputError(std::string(which) + " describes the single SL of a run without --sl or --mix; give the SLs' "
+                     "loads, sizes and MTUs in their --sl specs (or the mix's parameters)");
 }
 
 }  // namespace
@@ -126,17 +181,18 @@ Command add_packet_command(CLI::App& app, const Plugins& plugins) {
                                  "packet-level engine: virtual cut-through routers, credits, virtual channels; "
                                  "latency and throughput at an offered load (manual/packet.md)");
   auto c = std::make_shared<PacketConfig>();
-  c->router.buffer_flits = 8;
   auto t = std::make_shared<OptionTable>(cmd);
   t->add_config();
   add_network_options(*t, c->network);
   add_packet_options(*t, *c);
   add_traffic_options(*t, *c);
-  t->add_out("write summary.json, channels.csv and config.toml into this folder");
+  t->add_out("write summary.json, service_levels.csv, channels.csv and config.toml into this folder");
   t->add_output_flags();
   return Command{[&plugins, c, t]() {
                    t->apply_config();
                    t->refuse_together("--json", "--quiet", "--json prints the summary, --quiet prints nothing");
+                   t->refuse_together("--sl", "--mix", "--sl lists the service levels, --mix names a mix of them");
+                   refuse_single_sl_options(*c);
                    if (c->process != "bernoulli" && c->process != "constant")
                      throw InputError("--process '" + c->process + "': expected bernoulli or constant");
                    c->progress = t->progress();
@@ -144,11 +200,14 @@ Command add_packet_command(CLI::App& app, const Plugins& plugins) {
                    RunHeader header{"packet", "packet engine", c->network.seed, 1,
                                     t->echo({{"routing", run.setup.routing_spec.text}}), {}};
                    add_network(header, run.setup);
+                   add_plugin(header, "switch", run.switch_spec, run.switch_params);
+                   add_plugin(header, "scheduler", run.scheduler_spec, run.scheduler_params);
                    add_plugin(header, "pattern", run.pattern_spec, run.pattern_params);
                    const Json summary = packet_summary(run, *c, header);
                    if (!t->out_dir().empty()) {
                      const ResultsDir dir(t->out_dir());
                      dir.write("channels.csv", [&](std::ostream& out) { write_channels_csv(run, *c, out); });
+                     dir.write("service_levels.csv", [&](std::ostream& out) { write_service_levels_csv(run, out); });
                      dir.finish(t->config_toml({{"routing", run.setup.routing_spec.text}}), summary);
                    }
                    if (t->json())

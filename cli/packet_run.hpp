@@ -14,10 +14,15 @@ namespace interflow::cli {
 struct PacketConfig {
   NetworkOptions network;
   packet::ClockConfig clock;
-  packet::RouterConfig router;
+  packet::RouterConfig router;  // nic_delay; the rest comes from the switch model
+  std::string switch_model = "vct";
+  std::string scheduler = "rr";
   std::string vc_scheme = "auto";
   std::uint64_t injection_queue_bytes = 229376;
-  std::string pattern = "uniform";
+  std::string pattern = "uniform";  // the destination rule of every SL
+  // The SLs: generator specs (--sl), or a named mix (--mix), or else one 'messages' SL of these.
+  std::vector<std::string> sls;
+  std::string mix;
   double load = 0.1;
   std::uint64_t message_bytes = 64;
   std::uint32_t mtu_bytes = 0;  // 0: one flit
@@ -33,10 +38,14 @@ struct PacketRun {
   std::unique_ptr<packet::Fabric> fabric;
   std::unique_ptr<packet::ChannelRoutes> routes;
   packet::VcScheme scheme;
+  std::unique_ptr<packet::DestinationRule> rule;
+  std::vector<std::string> sl_specs;  // the generator of each SL, as run
+  std::vector<std::unique_ptr<packet::SlGenerator>> traffic;
   std::unique_ptr<packet::PacketSim> sim;
   packet::OpenLoopResult result;
-  Spec pattern_spec;
-  ParamSet pattern_params;
+  Spec pattern_spec, switch_spec, scheduler_spec;
+  ParamSet pattern_params, switch_params, scheduler_params;
+  packet::RouterConfig router;
   double build_seconds = 0, route_seconds = 0, simulate_seconds = 0;
 };
 

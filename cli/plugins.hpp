@@ -3,6 +3,8 @@
 // the manual's reference pages come from these, and every command builds its plugins from them.
 #include "engine/maxmin/class_policy.hpp"
 #include "engine/packet/output_scheduler.hpp"
+#include "engine/packet/switch_model.hpp"
+#include "engine/packet/traffic.hpp"
 #include "routing/registry.hpp"
 #include "scheduler/allocation.hpp"
 #include "scheduler/mapping.hpp"
@@ -25,6 +27,9 @@ struct Plugins {
   scheduler::AllocationRegistry allocations{"allocation"};
   scheduler::MappingRegistry mappings{"mapping"};
   packet::OutputSchedulerRegistry output_schedulers{"output-scheduler"};
+  packet::SwitchRegistry switches{"switch"};
+  packet::TrafficRegistry traffic{"traffic"};
+  packet::TrafficMixRegistry traffic_mixes{"traffic-mix"};
 
   Plugins() {
     topo::register_builtin(topologies);
@@ -37,6 +42,9 @@ struct Plugins {
     scheduler::register_allocation_policies(allocations);
     scheduler::register_mapping_policies(mappings);
     packet::register_output_schedulers(output_schedulers);
+    packet::register_switches(switches);
+    packet::register_traffic(traffic);
+    packet::register_traffic_mixes(traffic_mixes);
   }
 
   // Calls f(registry) for every registry, in the order `interflow list` prints them.
@@ -52,6 +60,9 @@ struct Plugins {
     f(allocations);
     f(mappings);
     f(output_schedulers);
+    f(switches);
+    f(traffic);
+    f(traffic_mixes);
   }
 };
 

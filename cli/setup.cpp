@@ -6,6 +6,7 @@
 #include <string>
 
 #include "cli/run_header.hpp"
+#include "routing/trunk_routing.hpp"
 
 namespace interflow::cli {
 
@@ -50,7 +51,7 @@ NetworkSetup build_network(const Plugins& plugins, const NetworkOptions& options
   s.topology = plugins.topologies.create(s.topology_spec, options.links);
   s.routing_spec = Spec::parse(options.routing.empty() ? s.topology->default_routing() : options.routing, "--routing");
   s.routing_params = plugins.routings.validate(s.routing_spec);
-  s.routing = plugins.routings.create(s.routing_spec, *s.topology);
+  s.routing = routing::create_routing(plugins.routings, s.routing_spec, *s.topology);
   if (failure_spec.any()) s.failures = apply_failures(s.topology->network(), failure_spec, options.seed);
   return s;
 }

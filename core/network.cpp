@@ -80,6 +80,15 @@ EndpointId NetworkBuilder::add_direct_endpoint(VertexId router) {
   return static_cast<EndpointId>(endpoint_vertex_.size() - 1);
 }
 
+void NetworkBuilder::add_vertices_of(const Network& net) {
+  if (!kind_.empty()) throw std::logic_error("add_vertices_of: the builder already has vertices");
+  kind_ = net.kind_;
+  endpoint_vertex_ = net.endpoint_vertex_;
+  direct_endpoints_ = 0;
+  for (const VertexId v : endpoint_vertex_) direct_endpoints_ += kind_[v] == VertexKind::Switch;
+  endpoints_forward_ = net.endpoints_forward_;
+}
+
 void NetworkBuilder::add_cable(VertexId u, VertexId v, double gbps, double latency_ns, std::uint32_t port_u,
                                std::uint32_t port_v) {
   if (u >= kind_.size() || v >= kind_.size()) throw std::logic_error("add_cable: vertex out of range");

@@ -114,6 +114,9 @@ class NetworkBuilder {
   // An endpoint hosted directly by an existing switch/router vertex (direct network).
   EndpointId add_direct_endpoint(VertexId router);
   void set_endpoints_forward(bool forward) { endpoints_forward_ = forward; }
+  // Every vertex of `net`, in its order, with its endpoints numbered as there and whether endpoints
+  // forward, but no cable: the start of a network derived from another (topologies/trunks.hpp).
+  void add_vertices_of(const Network& net);
 
   // A cable u<->v. Capacity/latency < 0 take the defaults for the link class. port_u/port_v order
   // the out-links of u and v (kNone: after all numbered ports, in insertion order).

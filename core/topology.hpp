@@ -2,6 +2,7 @@
 // A built topology: the network plus what routings and patterns may need to know about its shape.
 // Topology families live in topologies/ and derive from this; the engine only sees the Network.
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -42,6 +43,13 @@ class Topology {
   virtual std::vector<std::uint32_t> endpoint_grid() const { return {}; }
   // Closed-form facts (bisection width, diameter, ...) the family knows.
   virtual std::vector<TopologyFact> facts() const { return {}; }
+  // The facts of the same topology with every switch-to-switch cable made a trunk of `trunks` parallel
+  // cables (topologies/trunks.hpp). Families that offer the `trunks` parameter override it (their facts()
+  // is this with 1); no other family is ever asked for more than one cable.
+  virtual std::vector<TopologyFact> facts_with_trunks(std::uint32_t trunks) const {
+    if (trunks != 1) throw std::logic_error(family_ + " has no trunks");
+    return facts();
+  }
   // True when the network's automorphisms map any endpoint to any other (a torus, not a mesh): one
   // distance search then stands for all.
   virtual bool endpoints_symmetric() const { return false; }

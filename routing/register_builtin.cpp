@@ -9,6 +9,7 @@ void register_builtin(RoutingRegistry& registry) {
   register_path_enumeration(registry);
   register_tree_routing(registry);
   register_tree_multipath(registry);
+  register_tree_valiant(registry);
   register_xgft_routing(registry);
   register_hyperx_routing(registry);
   register_bcube_routing(registry);

@@ -19,6 +19,8 @@ void register_ecmp(RoutingRegistry& registry);
 void register_path_enumeration(RoutingRegistry& registry);
 void register_tree_routing(RoutingRegistry& registry);
 void register_tree_multipath(RoutingRegistry& registry);
+// treevaliant (routing/tree_valiant.cpp).
+void register_tree_valiant(RoutingRegistry& registry);
 void register_xgft_routing(RoutingRegistry& registry);
 void register_hyperx_routing(RoutingRegistry& registry);
 void register_bcube_routing(RoutingRegistry& registry);

@@ -7,6 +7,7 @@
 #include "core/error.hpp"
 #include "core/random.hpp"
 #include "topologies/registry.hpp"
+#include "topologies/trunks.hpp"
 
 namespace interflow::topo {
 
@@ -189,16 +190,19 @@ void DragonflyTopology::fill_port_tables() {
   }
 }
 
-std::vector<TopologyFact> DragonflyTopology::facts() const {
+std::vector<TopologyFact> DragonflyTopology::facts_with_trunks(std::uint32_t trunks) const {
   std::vector<TopologyFact> out;
-  out.push_back({"global_links_per_group_pair", static_cast<double>(k_),
-                 "global cables between every two groups: a*h / (g-1) (1 when g = a*h+1)"});
-  out.push_back({"global_cables", static_cast<double>(std::uint64_t{g_} * a_ * h_ / 2),
-                 "router-to-router cables between groups: g*a*h/2"});
+  // Counts of global cables: with trunks, every global link is that many cables.
+  const std::string times = trunks == 1 ? "" : ", times trunks";
+  out.push_back({"global_links_per_group_pair", static_cast<double>(k_) * trunks,
+                 "global cables between every two groups: a*h / (g-1) (1 when g = a*h+1)" + times});
+  out.push_back({"global_cables", static_cast<double>(std::uint64_t{g_} * a_ * h_ / 2) * trunks,
+                 "router-to-router cables between groups: g*a*h/2" + times});
   if (g_ % 2 == 0)
-    out.push_back({"bisection_cables", static_cast<double>(g_ / 2) * (g_ / 2) * k_,
+    out.push_back({"bisection_cables", static_cast<double>(g_ / 2) * (g_ / 2) * k_ * trunks,
                    "global cables crossing the cut between groups < g/2 and >= g/2 (every group whole, equal endpoint "
-                   "halves): (g/2)^2 * a*h/(g-1); an upper bound on the minimum bisection"});
+                   "halves): (g/2)^2 * a*h/(g-1)" +
+                       times + "; an upper bound on the minimum bisection"});
   const double minimal = a_ >= 2 ? 5.0 : 3.0;
   out.push_back({"minimal_route_max_links", minimal,
                  "longest dfmin path in links: endpoint, local, global, local, endpoint (local hops only when "
@@ -235,13 +239,16 @@ void register_dragonfly(TopologyRegistry& registry) {
         int_param("seed", "1",
                   "seed of the random arrangement only (not the run seed: the topology never changes "
                   "with the traffic seed)",
-                  0, 9.2e18)},
+                  0, 9.2e18),
+        trunks_param()},
        [](const ParamSet& p, const LinkDefaults& defaults) -> std::unique_ptr<Topology> {
-         return std::make_unique<DragonflyTopology>(
-             static_cast<std::uint32_t>(p.get_int("a")), static_cast<std::uint32_t>(p.get_int("p")),
-             static_cast<std::uint32_t>(p.get_int("h")), p.has("g") ? static_cast<std::uint32_t>(p.get_int("g")) : 0,
-             DragonflyTopology::parse_arrangement(p.get_string("arrangement")),
-             static_cast<std::uint64_t>(p.get_int("seed")), defaults);
+         return with_trunks(
+             std::make_unique<DragonflyTopology>(
+                 static_cast<std::uint32_t>(p.get_int("a")), static_cast<std::uint32_t>(p.get_int("p")),
+                 static_cast<std::uint32_t>(p.get_int("h")), p.has("g") ? static_cast<std::uint32_t>(p.get_int("g")) : 0,
+                 DragonflyTopology::parse_arrangement(p.get_string("arrangement")),
+                 static_cast<std::uint64_t>(p.get_int("seed")), defaults),
+             p);
        },
        "Kim, Dally, Scott & Abts, 'Technology-driven, highly-scalable dragonfly topology', ISCA 2008, section 3. "
        "Endpoints a*p*g, routers a*g of radix p+(a-1)+h, cables a*p*g + g*a(a-1)/2 + g*a*h/2. Every pair of "
@@ -260,7 +267,8 @@ void register_dragonfly(TopologyRegistry& registry) {
        "and shuffles the list with derive_seed(seed, topology stream, G); its port j goes to the group at list "
        "position j, and the m-th port of G towards T is cabled to the m-th port of T towards G. The random "
        "arrangement depends only on the parameter `seed`, never on the run seed. No arrangement needs more than "
-       "g-1 dividing a*h.",
+       "g-1 dividing a*h. Trunks apply to local and global cables alike." +
+           trunks_details(),
        "dragonfly:a=4,p=2,h=2,g=5"});
 }
 

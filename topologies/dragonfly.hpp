@@ -79,7 +79,8 @@ class DragonflyTopology : public Topology {
     return to_group_[(std::uint64_t{group} * (g_ - 1) + other) * k_ + m];
   }
 
-  std::vector<TopologyFact> facts() const override;
+  std::vector<TopologyFact> facts() const override { return facts_with_trunks(1); }
+  std::vector<TopologyFact> facts_with_trunks(std::uint32_t trunks) const override;
   std::string default_routing() const override { return "dfmin"; }
 
  private:

@@ -4,6 +4,7 @@
 
 #include "core/error.hpp"
 #include "topologies/registry.hpp"
+#include "topologies/trunks.hpp"
 
 namespace interflow::topo {
 
@@ -68,7 +69,7 @@ std::vector<std::uint32_t> TorusTopology::endpoint_grid() const {
   return grid;
 }
 
-std::vector<TopologyFact> TorusTopology::facts() const {
+std::vector<TopologyFact> TorusTopology::facts_with_trunks(std::uint32_t trunks) const {
   std::vector<TopologyFact> out;
   double diameter = per_router_ > 0 ? 2 : 0;
   for (auto k : dims_) diameter += wrap_ ? k / 2 : k - 1;
@@ -78,8 +79,10 @@ std::vector<TopologyFact> TorusTopology::facts() const {
     // Halving the largest dimension cuts each of its rings once (mesh, or ring of 2) or twice.
     const double rings = static_cast<double>(routers_) / kmax;
     const double per_ring = (wrap_ && kmax >= 3) ? 2.0 : 1.0;
-    out.push_back({"bisection_cables", rings * per_ring,
-                   "cables cut by halving the largest (even) dimension: the minimum bisection"});
+    out.push_back({"bisection_cables", rings * per_ring * trunks,
+                   trunks == 1 ? "cables cut by halving the largest (even) dimension: the minimum bisection"
+                               : "cables cut by halving the largest (even) dimension, T per trunk: the minimum "
+                                 "bisection of the router grid"});
   }
   return out;
 }
@@ -92,21 +95,24 @@ void register_torus(TopologyRegistry& registry) {
                   "endpoints per router: 0 = direct network (the router is the endpoint, no injection link, as "
                   "INRFlow models tori); c >= 1 = c endpoints on their own links",
                   0, 1 << 16),
+        trunks_param(),
     };
   };
   auto make = [](bool wrap) {
     return [wrap](const ParamSet& p, const LinkDefaults& defaults) -> std::unique_ptr<Topology> {
-      return std::make_unique<TorusTopology>(p.get_dims("dims"), wrap, static_cast<std::uint32_t>(p.get_int("c")),
-                                             defaults);
+      return with_trunks(std::make_unique<TorusTopology>(p.get_dims("dims"), wrap,
+                                                         static_cast<std::uint32_t>(p.get_int("c")), defaults),
+                         p);
     };
   };
   registry.add({"torus", "n-dimensional torus (k-ary n-cube with mixed radix), wrap-around links", params(), make(true),
                 "Routers are numbered in mixed radix, dimension 0 fastest. A ring of k >= 3 routers has k cables; "
                 "a dimension of radix 2 has one cable per pair (its two neighbours coincide); radix 1 adds no "
-                "cable. Endpoint e sits on router e (c = 0) or router e / c (c >= 1).",
+                "cable. Endpoint e sits on router e (c = 0) or router e / c (c >= 1)." +
+                    trunks_details(),
                 "torus:dims=4x4x4"});
   registry.add({"mesh", "n-dimensional mesh: a torus without wrap-around links", params(), make(false),
-                "As torus, but a line of k routers has k-1 cables.", "mesh:dims=4x4,c=2"});
+                "As torus, but a line of k routers has k-1 cables." + trunks_details(), "mesh:dims=4x4,c=2"});
 }
 
 }  // namespace interflow::topo

@@ -27,7 +27,8 @@ class TorusTopology : public Topology {
   LinkId link_toward(VertexId router, std::size_t dim, int step, VertexId next) const;
 
   std::vector<std::uint32_t> endpoint_grid() const override;
-  std::vector<TopologyFact> facts() const override;
+  std::vector<TopologyFact> facts() const override { return facts_with_trunks(1); }
+  std::vector<TopologyFact> facts_with_trunks(std::uint32_t trunks) const override;
   std::string default_routing() const override { return "dor"; }
   bool endpoints_symmetric() const override { return wrap_; }
   BlockGrid block_grid() const override { return {endpoint_grid(), wrap_, dims_}; }

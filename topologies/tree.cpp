@@ -4,6 +4,7 @@
 
 #include "core/error.hpp"
 #include "topologies/registry.hpp"
+#include "topologies/trunks.hpp"
 
 namespace interflow::topo {
 
@@ -83,29 +84,37 @@ std::uint32_t TreeTopology::label_digit(std::uint32_t level, std::uint32_t index
 
 std::vector<std::uint32_t> TreeTopology::endpoint_grid() const { return std::vector<std::uint32_t>(n_, k_); }
 
-std::vector<TopologyFact> TreeTopology::facts() const {
+std::vector<TopologyFact> TreeTopology::facts_with_trunks(std::uint32_t trunks) const {
   std::vector<TopologyFact> out;
   out.push_back({"diameter_links", 2.0 * n_,
                  "longest shortest path between endpoints, in links: up to the top level and down again"});
-  if (n_ > 1)
+  if (n_ > 1 && trunks == 1)
     out.push_back({"oversubscription", static_cast<double>(k_) / kp_,
                    "down ports per up port of every switch below the top (k / k'); 1 for a fattree"});
+  else if (n_ > 1)  // the leaves' endpoint cables are single, their up cables trunks
+    out.push_back({"oversubscription", static_cast<double>(k_) / (static_cast<double>(kp_) * trunks),
+                   "endpoint cables per up cable of a leaf switch (k / (k' trunks)); k / k' above the leaves"});
   const double half = static_cast<double>(endpoints_ / 2);
   if (kp_ == k_) {
     // Lower bound: a k-ary n-tree is a recursive folded Clos network with as many up as down ports,
     // hence rearrangeably non-blocking (Slepian-Duguid), so any floor(N/2) endpoints can send to the
     // others at full rate on disjoint links, each crossing the cut. Upper bound: cut their own cables.
+    // Trunks only add cables between switches: both bounds stand.
     out.push_back({"bisection_cables", half,
                    "minimum bisection: fewest cables cut by splitting the endpoints into halves, floor(N/2) = "
-                   "floor(k^n/2) (full bisection bandwidth); for even k the top-level cut between endpoint ids "
-                   "< N/2 and >= N/2 attains it"});
+                   "floor(k^n/2) (full bisection bandwidth); " +
+                       std::string(trunks == 1 ? "for even k the top-level cut between endpoint ids < N/2 and >= N/2 "
+                                                 "attains it"
+                                               : "cutting half the endpoints' own cables attains it (the top-level "
+                                                 "cut crosses trunks times as many)")});
   } else if (k_ % 2 == 0) {
     // Every subtree below the top keeps its side; each of the k'^(n-1) top switches has k/2 down cables
     // to either half.
-    out.push_back({"bisection_cables", static_cast<double>(k_ / 2) * static_cast<double>(pow_kp_[n_ - 1]),
+    out.push_back({"bisection_cables", static_cast<double>(k_ / 2) * static_cast<double>(pow_kp_[n_ - 1]) * trunks,
                    "cables crossing the top-level cut between endpoint ids < N/2 and >= N/2 with every subtree "
-                   "below the top level whole on its side: (k/2) * k'^(n-1), k/2 down cables of each top "
-                   "switch; an upper bound on the minimum bisection"});
+                   "below the top level whole on its side: (k/2) * k'^(n-1)" +
+                       std::string(trunks == 1 ? ", k/2 down cables" : " * trunks, k/2 down trunks") +
+                       " of each top switch; an upper bound on the minimum bisection"});
   }
   return out;
 }
@@ -118,16 +127,19 @@ void register_trees(TopologyRegistry& registry) {
       "mixed-radix number (digit 0 least significant). Up port j goes to the level-(l+1) switch whose label has "
       "digit l replaced by j, arriving on its down port (the lower label's digit l). Vertices 0..N-1 are the "
       "endpoints (vertex e is endpoint e); switch vertices follow, leaves first, each level in index order. "
-      "Out-links of a switch: down ports 0..k-1, then up ports k..k+k'-1; an endpoint's only link is port 0.";
+      "Out-links of a switch: down ports 0..k-1, then up ports k..k+k'-1; an endpoint's only link is port 0." +
+      trunks_details();
   registry.add({"fattree",
                 "k-ary n-tree: k^n endpoints, n levels of k^(n-1) switches of radix 2k (top: k)",
                 {int_param("k", "4", "down ports per switch (also up ports below the top level); endpoints per leaf", 2,
                            1 << 16),
-                 int_param("n", "3", "levels of switches; the tree has k^n endpoints", 1, TreeTopology::kMaxLevels)},
+                 int_param("n", "3", "levels of switches; the tree has k^n endpoints", 1, TreeTopology::kMaxLevels),
+                 trunks_param()},
                 [](const ParamSet& p, const LinkDefaults& defaults) -> std::unique_ptr<Topology> {
                   const auto k = static_cast<std::uint32_t>(p.get_int("k"));
-                  return std::make_unique<TreeTopology>("fattree", k, k, static_cast<std::uint32_t>(p.get_int("n")),
-                                                        defaults);
+                  return with_trunks(std::make_unique<TreeTopology>("fattree", k, k,
+                                                                    static_cast<std::uint32_t>(p.get_int("n")), defaults),
+                                     p);
                 },
                 "Petrini & Vanneschi, 'k-ary n-trees', IPPS 1997. Cables: k^n endpoint cables plus (n-1) k^n between "
                 "switches. " +
@@ -138,12 +150,15 @@ void register_trees(TopologyRegistry& registry) {
        "k:k'-ary n-tree: a fat tree oversubscribed k:k' at every level (INRFlow's thintree)",
        {int_param("k", "4", "down ports per switch; endpoints per leaf", 2, 1 << 16),
         int_param("kp", "2", "up ports per switch below the top level (k'), 1..k; kp = k is the fattree", 1, 1 << 16),
-        int_param("n", "3", "levels of switches; the tree has k^n endpoints", 1, TreeTopology::kMaxLevels)},
+        int_param("n", "3", "levels of switches; the tree has k^n endpoints", 1, TreeTopology::kMaxLevels),
+        trunks_param()},
        [](const ParamSet& p, const LinkDefaults& defaults) -> std::unique_ptr<Topology> {
          const auto k = static_cast<std::uint32_t>(p.get_int("k"));
          const auto kp = static_cast<std::uint32_t>(p.get_int("kp"));
          if (kp > k) p.fail("kp", "must not exceed k = " + std::to_string(k));
-         return std::make_unique<TreeTopology>("thintree", k, kp, static_cast<std::uint32_t>(p.get_int("n")), defaults);
+         return with_trunks(
+             std::make_unique<TreeTopology>("thintree", k, kp, static_cast<std::uint32_t>(p.get_int("n")), defaults),
+             p);
        },
        "Level l (0 = leaves) has k^(n-1-l) k'^l switches, each with k down ports and, below the top, k' up "
        "ports; the upper levels carry k'/k of the fattree's bandwidth per level. " +

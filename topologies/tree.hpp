@@ -77,7 +77,8 @@ class TreeTopology : public Topology {
   }
 
   std::vector<std::uint32_t> endpoint_grid() const override;
-  std::vector<TopologyFact> facts() const override;
+  std::vector<TopologyFact> facts() const override { return facts_with_trunks(1); }
+  std::vector<TopologyFact> facts_with_trunks(std::uint32_t trunks) const override;
   std::string default_routing() const override { return "dmodk"; }
 
  private:

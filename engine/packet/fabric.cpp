@@ -47,7 +47,7 @@ Fabric::Fabric(const Network& net, const ClockConfig& clock, const LinkDefaults&
     add_channel(router_index_[v], nic(e), local.endpoint_gbps, local.endpoint_latency_ns, true, kNone,
                 "the ejection of endpoint " + std::to_string(e));
   }
-  index_inputs();
+  index_ports();
 }
 
 void Fabric::add_channel(ElementId src, ElementId dst, double gbps, double latency_ns, bool up, LinkId link,
@@ -67,13 +67,24 @@ void Fabric::add_channel(ElementId src, ElementId dst, double gbps, double laten
   link_.push_back(link);
 }
 
-void Fabric::index_inputs() {
-  in_offset_.assign(num_elements() + 1, 0);
-  for (ChannelId c = 0; c < num_channels(); ++c) ++in_offset_[dst_[c] + 1];
-  for (ElementId e = 0; e < num_elements(); ++e) in_offset_[e + 1] += in_offset_[e];
-  in_list_.resize(num_channels());
-  std::vector<std::uint32_t> fill(in_offset_.begin(), in_offset_.end() - 1);
-  for (ChannelId c = 0; c < num_channels(); ++c) in_list_[fill[dst_[c]]++] = c;
+namespace {
+
+// Channels grouped by an element (their far or near end) as CSR.
+void group_by(const std::vector<ElementId>& end, std::uint32_t elements, std::vector<std::uint32_t>& offset,
+              std::vector<ChannelId>& list) {
+  offset.assign(elements + 1, 0);
+  for (const ElementId e : end) ++offset[e + 1];
+  for (ElementId e = 0; e < elements; ++e) offset[e + 1] += offset[e];
+  list.resize(end.size());
+  std::vector<std::uint32_t> fill(offset.begin(), offset.end() - 1);
+  for (ChannelId c = 0; c < end.size(); ++c) list[fill[end[c]]++] = c;
+}
+
+}  // namespace
+
+void Fabric::index_ports() {
+  group_by(dst_, num_elements(), in_offset_, in_list_);
+  group_by(src_, num_elements(), out_offset_, out_list_);
 }
 
 void Fabric::route(const PathTable& paths, std::uint32_t var, EndpointId s, EndpointId d,

@@ -58,6 +58,10 @@ class Fabric {
   std::span<const ChannelId> inputs(ElementId e) const {
     return {in_list_.data() + in_offset_[e], in_offset_[e + 1] - in_offset_[e]};
   }
+  // Output channels of an element (those whose near end it is), CSR.
+  std::span<const ChannelId> outputs(ElementId e) const {
+    return {out_list_.data() + out_offset_[e], out_offset_[e + 1] - out_offset_[e]};
+  }
 
   // The channels a packet from endpoint s to endpoint d crosses on route variable `var` of `paths`:
   // injection, the path's links, ejection (the links of an endpoint's own cables are its injection
@@ -72,7 +76,7 @@ class Fabric {
  private:
   void add_channel(ElementId src, ElementId dst, double gbps, double latency_ns, bool up, LinkId link,
                    const std::string& what);
-  void index_inputs();
+  void index_ports();
 
   double clock_ns_ = 1;
   std::uint32_t flit_bytes_ = 64;
@@ -84,8 +88,8 @@ class Fabric {
   std::vector<LinkId> link_;
   std::vector<ChannelId> link_channel_;  // network link -> its channel
   std::vector<ChannelId> injection_, ejection_;
-  std::vector<std::uint32_t> in_offset_;
-  std::vector<ChannelId> in_list_;
+  std::vector<std::uint32_t> in_offset_, out_offset_;
+  std::vector<ChannelId> in_list_, out_list_;
 };
 
 // Every route variable of a path table as the channels it crosses (Fabric::route), computed once and

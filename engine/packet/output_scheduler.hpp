@@ -22,7 +22,7 @@ namespace interflow::packet {
 struct LaneOffer {
   std::span<const std::uint8_t> queued;  // a packet is waiting on the lane
   std::span<const std::uint8_t> ready;   // ... and it can go now (credits downstream)
-  std::span<const std::uint32_t> size;   // its size in the scheduler's units (vlarb: 64-byte units; dtable: credits)
+  std::span<const std::uint32_t> size;   // its size in the scheduler's units (unit_bytes(): vlarb 64 bytes; others credits)
 };
 
 class OutputScheduler {
@@ -32,6 +32,8 @@ class OutputScheduler {
   virtual std::uint32_t next(const LaneOffer& offer) = 0;
   // The scheduler's per-lane counters where it has them (dtable: the deficits), for tests and traces.
   virtual std::vector<std::int64_t> deficits() const { return {}; }
+  // The unit of LaneOffer::size in bytes, or 0 for flow-control credits (flits).
+  virtual std::uint32_t unit_bytes() const { return 0; }
 };
 
 struct SchedulerContext {
@@ -52,5 +54,10 @@ struct TableEntry {
 };
 std::vector<TableEntry> parse_table(const std::string& text, const std::string& what, std::uint32_t lanes,
                                     std::uint32_t max_entries, std::uint32_t max_weight);
+// The same table from a file: one entry "SL WEIGHT" per line in table order, '#' to the end of a line
+// a comment, blank lines skipped (`interflow qos-config --out` writes such files). InputError
+// "<what> '<path>': ..." when it cannot be read or holds no entry, "path:line: ..." for a bad line.
+std::vector<TableEntry> read_table_file(const std::string& path, const std::string& what, std::uint32_t lanes,
+                                        std::uint32_t max_entries, std::uint32_t max_weight);
 
 }  // namespace interflow::packet

@@ -9,12 +9,17 @@ namespace interflow::packet {
 
 namespace {
 
-constexpr std::int64_t kUnlimited = std::int64_t{1} << 60;  // credits of ejection channels (a NIC has room)
-constexpr std::uint32_t kCredit = 0, kDelivery = 1;
+constexpr std::uint32_t kCredit = 0, kDelivery = 1, kOutputFree = 2;
 
 std::uint32_t ceil_div(std::uint32_t a, std::uint32_t b) { return (a + b - 1) / b; }
 
 }  // namespace
+
+std::uint32_t RouterConfig::qos_lanes() const {
+  std::uint32_t lanes = 1;
+  for (const std::uint32_t l : sl2vl) lanes = std::max(lanes, l + 1);
+  return lanes;
+}
 
 PacketSim::PacketSim(const Fabric& fabric, const PathTable& paths, const ChannelRoutes& routes, const VcScheme& scheme,
                      const RouterConfig& router, const NicConfig& nic, std::uint64_t seed)
@@ -23,36 +28,18 @@ PacketSim::PacketSim(const Fabric& fabric, const PathTable& paths, const Channel
   const std::uint32_t n = fabric.num_nics();
   if (paths.num_flows() != static_cast<std::uint64_t>(n) * n)
     throw std::logic_error("PacketSim: the path table must hold one flow per ordered endpoint pair");
-  if (vcs_ == 0 || vcs_ < scheme.classes)
-    throw InputError("the " + scheme.name() + " virtual-channel scheme needs at least " +
-                     std::to_string(scheme.classes) + " virtual channels; --vcs is " + std::to_string(vcs_));
-  if (nic_.service_levels == 0) throw InputError("at least one service level is needed");
-  if (nic_.mtu_bytes.empty()) nic_.mtu_bytes.assign(nic_.service_levels, fabric.flit_bytes());
-  if (nic_.mtu_bytes.size() != nic_.service_levels)
-    throw InputError("one MTU per service level is needed: " + std::to_string(nic_.service_levels) + " service levels, " +
-                     std::to_string(nic_.mtu_bytes.size()) + " MTUs");
-  for (std::uint32_t sl = 0; sl < nic_.service_levels; ++sl) {
-    const std::uint32_t flits = ceil_div(std::max<std::uint32_t>(1, nic_.mtu_bytes[sl]), fabric.flit_bytes());
-    if (flits > router_.buffer_flits)
-      throw InputError("service level " + std::to_string(sl) + ": packets of " + std::to_string(flits) +
-                       " flits do not fit a virtual channel of " + std::to_string(router_.buffer_flits) +
-                       " flits; virtual cut-through needs a whole packet to fit (raise --buffer-flits or lower the MTU)");
-  }
   if (routes.num_routes() != paths.num_vars())
     throw std::logic_error("PacketSim: the channel routes are not those of the path table");
+  check_config();
   const std::uint64_t slots = static_cast<std::uint64_t>(fabric.num_channels()) * vcs_;
   queues_.assign(slots, Queue{});
-  credits_.assign(slots, router_.buffer_flits);
-  for (ChannelId c = 0; c < fabric.num_channels(); ++c)
-    if (fabric.is_nic(fabric.dst(c)))
-      for (std::uint32_t v = 0; v < vcs_; ++v) credits_[c * vcs_ + v] = kUnlimited;
+  credits_ = SharedBuffers(fabric.num_channels(), vcs_, router_.input);
   channel_free_.assign(fabric.num_channels(), 0);
   input_free_.assign(fabric.num_channels(), 0);
   vc_rr_.assign(fabric.num_channels(), 0);
   out_rr_.assign(fabric.num_channels(), 0);
-  grant_of_.assign(fabric.num_channels(), 0);
-  grant_cycle_.assign(fabric.num_channels(), ~Cycle{0});
   queued_at_.assign(fabric.num_elements(), 0);
+  if (router_.output_buffered()) make_output_buffers();
   injection_.assign(static_cast<std::size_t>(n) * nic_.service_levels, Queue{});
   injection_bytes_.assign(injection_.size(), 0);
   app_queue_.resize(injection_.size());
@@ -61,7 +48,59 @@ PacketSim::PacketSim(const Fabric& fabric, const PathTable& paths, const Channel
   stats_.sl.assign(nic_.service_levels, SlStats{});
   stats_.channel_flits.assign(fabric.num_channels(), 0);
   stats_.channel_peak.assign(fabric.num_channels(), 0);
+  stats_.output_peak.assign(fabric.num_channels(), 0);
+  stats_.channel_credit_stalls.assign(fabric.num_channels(), 0);
   stats_.window_end = ~Cycle{0};
+}
+
+// Every switch and NIC parameter against the others: lanes, classes, buffers and packet sizes.
+void PacketSim::check_config() {
+  if (nic_.service_levels == 0) throw InputError("at least one service level is needed");
+  if (!router_.sl2vl.empty() && router_.sl2vl.size() < nic_.service_levels)
+    throw InputError("the SL2VL table maps " + std::to_string(router_.sl2vl.size()) + " service levels; the traffic uses " +
+                     std::to_string(nic_.service_levels));
+  lanes_ = router_.qos_lanes();
+  if (vcs_ == 0 || vcs_ < lanes_ * scheme_.classes)
+    throw InputError("the " + scheme_.name() + " virtual-channel scheme needs " + std::to_string(scheme_.classes) +
+                     " class(es) per QoS lane and the SL2VL table uses " + std::to_string(lanes_) + " lane(s): at least " +
+                     std::to_string(lanes_ * scheme_.classes) + " virtual channels are needed; the switch has " +
+                     std::to_string(vcs_));
+  per_group_ = vcs_ / (lanes_ * scheme_.classes);
+  router_.input.check(vcs_, "the switch's input buffer");
+  if (router_.output_buffered()) router_.output.check(vcs_, "the switch's output buffer");
+  if (nic_.mtu_bytes.empty()) nic_.mtu_bytes.assign(nic_.service_levels, fabric_.flit_bytes());
+  if (nic_.mtu_bytes.size() != nic_.service_levels)
+    throw InputError("one MTU per service level is needed: " + std::to_string(nic_.service_levels) + " service levels, " +
+                     std::to_string(nic_.mtu_bytes.size()) + " MTUs");
+  for (std::uint32_t sl = 0; sl < nic_.service_levels; ++sl) {
+    const std::uint32_t flits = ceil_div(std::max<std::uint32_t>(1, nic_.mtu_bytes[sl]), fabric_.flit_bytes());
+    // A VC must reserve a whole packet: an empty VC then always takes one, whatever the other VCs
+    // hold in the shared pool, which the deadlock-freedom argument needs (virtual_channels.hpp).
+    const std::uint32_t reserved =
+        router_.output_buffered() ? std::min(router_.input.lane_min, router_.output.lane_min) : router_.input.lane_min;
+    if (flits > reserved)
+      throw InputError("service level " + std::to_string(sl) + ": packets of " + std::to_string(flits) +
+                       " flits do not fit the " + std::to_string(reserved) + " flits a virtual channel reserves; "
+                       "virtual cut-through needs a whole packet to fit (raise the switch's buffer or lower the MTU)");
+  }
+}
+
+void PacketSim::make_output_buffers() {
+  const std::uint64_t slots = static_cast<std::uint64_t>(fabric_.num_channels()) * vcs_;
+  out_queues_.assign(slots, Queue{});
+  out_space_ = SharedBuffers(fabric_.num_channels(), vcs_, router_.output);
+  if (router_.xbar_speedup == 0) throw InputError("the crossbar speedup must be at least 1");
+  xbar_free_.assign(static_cast<std::size_t>(fabric_.num_channels()) * router_.xbar_speedup, 0);
+  out_waiting_.assign(fabric_.num_channels(), 0);
+  lane_rr_.assign(fabric_.num_channels(), 0);
+  schedulers_.resize(fabric_.num_channels());
+  if (!router_.scheduler) throw std::logic_error("PacketSim: an output-buffered switch needs an output scheduler");
+  for (ChannelId c = 0; c < fabric_.num_channels(); ++c)
+    if (!fabric_.is_nic(fabric_.src(c))) schedulers_[c] = router_.scheduler(lanes_);
+  offer_queued_.assign(lanes_, 0);
+  offer_ready_.assign(lanes_, 0);
+  offer_size_.assign(lanes_, 0);
+  offer_vc_.assign(lanes_, kNone);
 }
 
 void PacketSim::set_window(Cycle start, Cycle end) {
@@ -204,17 +243,30 @@ bool PacketSim::nic_idle(EndpointId e) const {
   return true;
 }
 
-std::uint32_t PacketSim::pick_vc(std::uint32_t p, ChannelId out) const {
-  if (fabric_.is_nic(fabric_.dst(out))) return 0;
+// The first VC of the packet's group on channel `out`: its QoS lane (by its SL) and its deadlock
+// class there.
+std::uint32_t PacketSim::lane_group(std::uint32_t p, ChannelId out) const {
   VcState state = packets_[p].vc_state;
   const std::uint32_t cls = enter(scheme_, state, out, fabric_.link(out) != kNone);
-  const std::uint32_t per_class = vcs_ / scheme_.classes, first = cls * per_class;
-  std::uint32_t best = kNone;
-  std::int64_t best_credits = packets_[p].flits - 1;
-  for (std::uint32_t v = first; v < first + per_class; ++v)
-    if (credits_[out * vcs_ + v] > best_credits) {
+  const std::uint32_t sl = messages_[packets_[p].message].m.sl;
+  const std::uint32_t lane = router_.sl2vl.empty() ? 0 : router_.sl2vl[sl];
+  return (lane * scheme_.classes + cls) * per_group_;
+}
+
+// A NIC has room for whatever arrives; elsewhere the VC's buffer must hold the whole packet.
+bool PacketSim::downstream_fits(ChannelId out, std::uint32_t vc, std::uint32_t flits) const {
+  return fabric_.is_nic(fabric_.dst(out)) || credits_.fits(out, vc, flits);
+}
+
+// The VC of the packet's group on `out` with the most room in `space` that fits it, or kNone.
+std::uint32_t PacketSim::pick_vc(std::uint32_t p, ChannelId out, const SharedBuffers& space) const {
+  const std::uint32_t first = lane_group(p, out);
+  if (&space == &credits_ && fabric_.is_nic(fabric_.dst(out))) return first;
+  std::uint32_t best = kNone, best_room = packets_[p].flits - 1;
+  for (std::uint32_t v = first; v < first + per_group_; ++v)
+    if (space.room(out, v) > best_room) {
       best = v;
-      best_credits = credits_[out * vcs_ + v];
+      best_room = space.room(out, v);
     }
   return best;
 }
@@ -227,9 +279,8 @@ Cycle PacketSim::transmit(std::uint32_t p, ChannelId out, std::uint32_t out_vc, 
   const Cycle tail_leaves = std::max(start + serial - 1, tail_here);
   channel_free_[out] = tail_leaves + 1;
   last_progress_ = now_;
-  std::int64_t& credits = credits_[out * vcs_ + out_vc];
-  credits -= pk.flits;
-  if (credits < 0) throw std::logic_error("packet engine: a packet left without room downstream");
+  const ElementId next = fabric_.dst(out);
+  if (!fabric_.is_nic(next)) credits_.take(out, out_vc, pk.flits);  // throws if it does not fit
   enter(scheme_, pk.vc_state, out, fabric_.link(out) != kNone);
   pk.vc = out_vc;
   pk.hop++;
@@ -237,7 +288,6 @@ Cycle PacketSim::transmit(std::uint32_t p, ChannelId out, std::uint32_t out_vc, 
   if (start >= stats_.window_start && start < stats_.window_end) stats_.channel_flits[out] += pk.flits;
   const Cycle head_arrives = start + fabric_.latency(out);
   pk.tail = tail_leaves + fabric_.latency(out);
-  const ElementId next = fabric_.dst(out);
   if (fabric_.is_nic(next)) {
     schedule(pk.tail, kDelivery, p, 0);
     return tail_leaves;
@@ -245,15 +295,21 @@ Cycle PacketSim::transmit(std::uint32_t p, ChannelId out, std::uint32_t out_vc, 
   pk.ready = head_arrives + router_.pipeline();
   Queue& q = queues_[out * vcs_ + out_vc];
   push(q, p);
-  if (q.flits > router_.buffer_flits) throw std::logic_error("packet engine: a virtual channel holds more than its size");
-  stats_.channel_peak[out] = std::max(stats_.channel_peak[out], q.flits);
+  std::uint32_t held = 0;
+  for (std::uint32_t v = 0; v < vcs_; ++v) held += queues_[out * vcs_ + v].flits;
+  stats_.channel_peak[out] = std::max(stats_.channel_peak[out], held);
   ++queued_at_[next];
   activate(next);
   return tail_leaves;
 }
 
-// A router's granted packet leaves input channel `in`: the input port is busy while its flits
-// leave, and their credits go back upstream once the tail has left.
+// A packet's tail has left input VC (in, vc) at `tail_left`: its credits go back upstream.
+void PacketSim::free_input(ChannelId in, std::uint32_t vc, std::uint32_t flits, Cycle tail_left) {
+  schedule(tail_left + 1 + router_.credit_delay + fabric_.latency(in), kCredit, in * vcs_ + vc, flits);
+}
+
+// vct: a router's granted packet leaves input channel `in` through the crossbar onto `out`: the
+// input port is busy while its flits leave, and their credits go back upstream once the tail has.
 void PacketSim::forward(ChannelId in, std::uint32_t vc, std::uint32_t p, ChannelId out, std::uint32_t out_vc,
                         Cycle t) {
   Queue& q = queues_[in * vcs_ + vc];
@@ -265,7 +321,83 @@ void PacketSim::forward(ChannelId in, std::uint32_t vc, std::uint32_t p, Channel
   // The crossbar is pipelined: the input port may be granted again as soon as its last flit enters
   // the crossbar, xbar_delay cycles before it leaves on the output channel.
   input_free_[in] = tail_leaves + 1 - router_.xbar_delay;
-  schedule(tail_leaves + 1 + router_.credit_delay + fabric_.latency(in), kCredit, in * vcs_ + vc, flits);
+  free_input(in, vc, flits, tail_leaves);
+}
+
+// ib (X stage): a granted packet crosses from input VC (in, vc) into VC out_vc of output buffer
+// `out`, at the output channel's rate; its head is there xbar_delay cycles after the grant and may
+// be scheduled from then (cut-through), its tail once it has left the input buffer.
+void PacketSim::cross(ChannelId in, std::uint32_t vc, std::uint32_t p, ChannelId out, std::uint32_t out_vc) {
+  Queue& q = queues_[in * vcs_ + vc];
+  if (q.head != p) throw std::logic_error("packet engine: a packet left from the middle of its queue");
+  pop(q);
+  Packet& pk = packets_[p];
+  const Cycle tail_in = std::max(now_ + ceil_div(pk.flits, fabric_.flits_per_cycle(out)) - 1, pk.tail);
+  input_free_[in] = tail_in + 1;
+  Cycle* port = &xbar_free_[static_cast<std::size_t>(out) * router_.xbar_speedup];
+  while (*port > now_) ++port;  // a free write port: the grant counted them
+  *port = tail_in + 1;
+  free_input(in, vc, pk.flits, tail_in);
+  out_space_.take(out, out_vc, pk.flits);  // throws if it does not fit
+  pk.vc = out_vc;
+  pk.ready = now_ + router_.xbar_delay;
+  pk.tail = tail_in + router_.xbar_delay;
+  Queue& oq = out_queues_[out * vcs_ + out_vc];
+  push(oq, p);
+  ++out_waiting_[out];
+  std::uint32_t held = 0;
+  for (std::uint32_t v = 0; v < vcs_; ++v) held += out_space_.used(out, v);
+  stats_.output_peak[out] = std::max(stats_.output_peak[out], held);
+  last_progress_ = now_;
+}
+
+// ib (OB stage): the output port's scheduler picks a QoS lane among those whose head packet is
+// OB-ready and fits downstream; within the lane, its VCs take turns. The output buffer's space is
+// freed when the tail has left.
+void PacketSim::send_from_output(ChannelId out) {
+  if (out_waiting_[out] == 0 || channel_free_[out] > now_) return;
+  if (offer_lanes(out) == 0) return;
+  const std::uint32_t lane = schedulers_[out]->next({offer_queued_, offer_ready_, offer_size_});
+  if (lane == kNone || lane >= lanes_ || !offer_ready_[lane])
+    throw std::logic_error("packet engine: an output scheduler chose a lane that cannot send");
+  const std::uint32_t vc = offer_vc_[lane];
+  const std::uint32_t p = pop(out_queues_[out * vcs_ + vc]);
+  --out_waiting_[out];
+  --queued_at_[fabric_.src(out)];
+  lane_rr_[out] = vc + 1;
+  const std::uint32_t flits = packets_[p].flits;
+  const Cycle tail_leaves = transmit(p, out, vc, now_, packets_[p].tail);
+  schedule(tail_leaves + 1, kOutputFree, out * vcs_ + vc, flits);
+}
+
+// Fills the lane offer of output `out`; returns the number of lanes that can send.
+std::uint32_t PacketSim::offer_lanes(ChannelId out) {
+  const std::uint32_t group = scheme_.classes * per_group_;
+  std::uint32_t ready = 0;
+  const std::uint32_t unit = schedulers_[out]->unit_bytes();
+  for (std::uint32_t lane = 0; lane < lanes_; ++lane) {
+    offer_queued_[lane] = offer_ready_[lane] = 0;
+    offer_vc_[lane] = kNone;
+    for (std::uint32_t k = 0; k < group; ++k) {
+      const std::uint32_t vc = lane * group + (lane_rr_[out] + k) % group;
+      const std::uint32_t p = out_queues_[out * vcs_ + vc].head;
+      if (p == kNone) continue;
+      offer_queued_[lane] = 1;
+      if (packets_[p].ready > now_) continue;
+      if (!downstream_fits(out, vc, packets_[p].flits)) {
+        ++stats_.credit_stalls;
+        ++stats_.channel_credit_stalls[out];
+        continue;
+      }
+      const std::uint64_t flits = packets_[p].flits;
+      offer_ready_[lane] = 1;
+      offer_vc_[lane] = vc;
+      offer_size_[lane] = static_cast<std::uint32_t>(unit ? (flits * fabric_.flit_bytes() + unit - 1) / unit : flits);
+      ++ready;
+      break;
+    }
+  }
+  return ready;
 }
 
 // One cycle of a NIC: round robin over its service levels, the first ready packet that fits.
@@ -278,9 +410,10 @@ void PacketSim::step_nic(EndpointId e) {
     Queue& q = injection_[e * sls + sl];
     const std::uint32_t p = q.head;
     if (p == kNone || packets_[p].ready > now_) continue;
-    const std::uint32_t vc = pick_vc(p, c);
+    const std::uint32_t vc = pick_vc(p, c, credits_);
     if (vc == kNone) {
       ++stats_.credit_stalls;
+      ++stats_.channel_credit_stalls[c];
       continue;
     }
     pop(q);
@@ -294,9 +427,21 @@ void PacketSim::step_nic(EndpointId e) {
   }
 }
 
-// One cycle of a router: separable input-first allocation, then the grants go.
+// One cycle of a router: an output-buffered switch first sends from its output buffers (OB); then
+// the separable input-first allocation (VA-SA) and the crossing of the granted packets (X).
 void PacketSim::step_router(ElementId r) {
+  if (router_.output_buffered())
+    for (const ChannelId out : fabric_.outputs(r)) send_from_output(out);
+  collect_requests(r);
+  grant_requests(r);
+}
+
+// Input arbiters: each free input port offers, round robin over its VCs, the first head packet that
+// is ready and whose target (the output channel and the VC downstream for vct; the crossbar output
+// and the output buffer's VC for ib) can take it.
+void PacketSim::collect_requests(ElementId r) {
   requests_.clear();
+  const bool buffered = router_.output_buffered();
   const auto inputs = fabric_.inputs(r);
   for (std::uint32_t i = 0; i < inputs.size(); ++i) {
     const ChannelId in = inputs[i];
@@ -306,9 +451,10 @@ void PacketSim::step_router(ElementId r) {
       const std::uint32_t p = queues_[in * vcs_ + v].head;
       if (p == kNone || packets_[p].ready > now_) continue;
       const ChannelId out = routes_.at(packets_[p].hop);
-      if (channel_free_[out] > now_ + router_.xbar_delay) continue;
-      const std::uint32_t out_vc = pick_vc(p, out);
+      if (buffered ? free_xbar_ports(out) == 0 : channel_free_[out] > now_ + router_.xbar_delay) continue;
+      const std::uint32_t out_vc = pick_vc(p, out, buffered ? out_space_ : credits_);
       if (out_vc == kNone) {
+        if (!buffered) ++stats_.channel_credit_stalls[out];
         ++stats_.credit_stalls;
         continue;
       }
@@ -316,19 +462,38 @@ void PacketSim::step_router(ElementId r) {
       break;
     }
   }
-  const auto degree = static_cast<std::uint32_t>(inputs.size());
+}
+
+std::uint32_t PacketSim::free_xbar_ports(ChannelId out) const {
+  const std::size_t first = static_cast<std::size_t>(out) * router_.xbar_speedup;
+  std::uint32_t free = 0;
+  for (std::size_t k = first; k < first + router_.xbar_speedup; ++k) free += xbar_free_[k] <= now_;
+  return free;
+}
+
+// Output arbiters: each output grants, round robin over the input ports, one request (vct) or as
+// many as its crossbar write ports are free (ib); the granted packets cross.
+void PacketSim::grant_requests(ElementId r) {
+  const auto degree = static_cast<std::uint32_t>(fabric_.inputs(r).size());
   const auto order = [&](const Request& q) { return (q.position + degree - out_rr_[q.out] % degree) % degree; };
-  for (std::uint32_t i = 0; i < requests_.size(); ++i) {
-    const Request& q = requests_[i];
-    if (grant_cycle_[q.out] != now_ || order(q) < order(requests_[grant_of_[q.out]])) {
-      grant_cycle_[q.out] = now_;
-      grant_of_[q.out] = i;
+  std::sort(requests_.begin(), requests_.end(), [&](const Request& a, const Request& b) {
+    return a.out != b.out ? a.out < b.out : order(a) < order(b);
+  });
+  const bool buffered = router_.output_buffered();
+  std::uint32_t left = 0;
+  for (std::size_t i = 0; i < requests_.size(); ++i) {
+    Request q = requests_[i];
+    if (i == 0 || q.out != requests_[i - 1].out) left = buffered ? free_xbar_ports(q.out) : 1;
+    if (left == 0) continue;
+    if (buffered && i > 0 && q.out == requests_[i - 1].out) {
+      q.out_vc = pick_vc(q.packet, q.out, out_space_);  // an earlier grant this cycle took space
+      if (q.out_vc == kNone) continue;
     }
-  }
-  for (std::uint32_t i = 0; i < requests_.size(); ++i) {
-    const Request& q = requests_[i];
-    if (grant_of_[q.out] != i) continue;
-    forward(q.in, q.vc, q.packet, q.out, q.out_vc, now_);
+    --left;
+    if (buffered)
+      cross(q.in, q.vc, q.packet, q.out, q.out_vc);
+    else
+      forward(q.in, q.vc, q.packet, q.out, q.out_vc, now_);
     vc_rr_[q.in] = q.vc + 1;
     out_rr_[q.out] = q.position + 1;
   }
@@ -365,12 +530,12 @@ void PacketSim::process_events() {
     std::pop_heap(events_.begin(), events_.end(), std::greater<>());
     const Event e = events_.back();
     events_.pop_back();
-    if (e.kind == kCredit) {
-      credits_[e.a] += e.b;
-      if (credits_[e.a] > router_.buffer_flits) throw std::logic_error("packet engine: more credits than buffer");
-    } else {
+    if (e.kind == kCredit)
+      credits_.give(e.a / vcs_, e.a % vcs_, e.b);  // throws if more come back than were taken
+    else if (e.kind == kOutputFree)
+      out_space_.give(e.a / vcs_, e.a % vcs_, e.b);
+    else
       deliver(e.a, e.time);
-    }
   }
   while (!pending_sends_.empty() && pending_sends_.top().first <= now_) {
     const std::uint32_t index = pending_sends_.top().second;
@@ -439,33 +604,51 @@ void PacketSim::check_invariants() const {
   const auto fail = [](const std::string& what) { throw std::logic_error("packet engine invariant: " + what); };
   if (total_sent_ != total_delivered_ + messages_live_) fail("messages sent != delivered + in the system");
   if (packets_.size() != free_packets_.size() + packets_in_network_) fail("packets lost or duplicated");
-  std::vector<std::int64_t> returning(credits_.size(), 0);
+  const std::size_t slots = static_cast<std::size_t>(fabric_.num_channels()) * vcs_;
+  std::vector<std::int64_t> returning(slots, 0), releasing(router_.output_buffered() ? slots : 0, 0);
   std::uint64_t to_deliver = 0;
   for (const Event& e : events_) {
     if (e.kind == kCredit)
       returning[e.a] += e.b;
+    else if (e.kind == kOutputFree)
+      releasing[e.a] += e.b;
     else
       ++to_deliver;
   }
   std::uint64_t queued = 0;
-  for (ChannelId c = 0; c < fabric_.num_channels(); ++c) {
-    if (fabric_.is_nic(fabric_.dst(c))) continue;
-    for (std::uint32_t v = 0; v < vcs_; ++v) {
-      const std::size_t k = c * vcs_ + v;
-      const Queue& q = queues_[k];
-      if (q.flits > router_.buffer_flits) fail("channel " + std::to_string(c) + " holds more flits than its buffer");
-      if (credits_[k] < 0) fail("negative credits on channel " + std::to_string(c));
-      // Credits held + flits buffered + credits on their way back = the buffer, always.
-      if (credits_[k] + static_cast<std::int64_t>(q.flits) + returning[k] != router_.buffer_flits)
-        fail("credits of channel " + std::to_string(c) + " VC " + std::to_string(v) + " do not add up");
-      for (std::uint32_t p = q.head; p != kNone; p = packets_[p].next) ++queued;
-    }
-  }
+  check_buffers(returning, releasing, queued);
   for (const Queue& q : injection_)
     for (std::uint32_t p = q.head; p != kNone; p = packets_[p].next) ++queued;
   if (queued + to_deliver != packets_in_network_)
     fail("packets in queues (" + std::to_string(queued) + ") + to deliver (" + std::to_string(to_deliver) +
          ") != packets in the network (" + std::to_string(packets_in_network_) + ")");
+}
+
+// Per channel and VC: the space the sender counts as taken = flits buffered + credits on their way
+// back (input buffers), and = flits queued + flits still leaving (output buffers); no buffer above
+// its size or a lane above its maximum.
+void PacketSim::check_buffers(const std::vector<std::int64_t>& returning, const std::vector<std::int64_t>& releasing,
+                              std::uint64_t& queued) const {
+  const auto fail = [](const std::string& what) { throw std::logic_error("packet engine invariant: " + what); };
+  const auto check_port = [&](const std::vector<Queue>& queues, const SharedBuffers& space,
+                              const std::vector<std::int64_t>& pending, ChannelId c, const char* which) {
+    std::uint64_t held = 0;
+    for (std::uint32_t v = 0; v < vcs_; ++v) {
+      const std::size_t k = c * vcs_ + v;
+      const Queue& q = queues[k];
+      if (q.flits > space.shape().lane_max) fail(std::string(which) + " VC over its maximum on channel " + std::to_string(c));
+      if (space.used(c, v) != q.flits + pending[k])
+        fail(std::string(which) + " buffer of channel " + std::to_string(c) + " VC " + std::to_string(v) +
+             ": taken space != flits held + flits on their way back");
+      held += space.used(c, v);
+      for (std::uint32_t p = q.head; p != kNone; p = packets_[p].next) ++queued;
+    }
+    if (held > space.shape().size) fail(std::string(which) + " buffer of channel " + std::to_string(c) + " over its size");
+  };
+  for (ChannelId c = 0; c < fabric_.num_channels(); ++c) {
+    if (!fabric_.is_nic(fabric_.dst(c))) check_port(queues_, credits_, returning, c, "input");
+    if (router_.output_buffered() && !fabric_.is_nic(fabric_.src(c))) check_port(out_queues_, out_space_, releasing, c, "output");
+  }
 }
 
 }  // namespace interflow::packet

@@ -37,6 +37,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <queue>
 #include <span>
 #include <string>
@@ -45,20 +46,33 @@
 #include "core/paths.hpp"
 #include "core/random.hpp"
 #include "engine/packet/fabric.hpp"
+#include "engine/packet/output_scheduler.hpp"
+#include "engine/packet/shared_buffer.hpp"
 #include "engine/packet/virtual_channels.hpp"
 
 namespace interflow::packet {
 
+// A switch as the engine runs it; the switch registry (switch_model.hpp: vct, ib) builds it from
+// the user's parameters.
 struct RouterConfig {
-  std::uint32_t vcs = 4;            // virtual channels per channel
-  std::uint32_t buffer_flits = 8;   // flits of buffer per virtual channel (at least the largest packet)
+  std::uint32_t vcs = 4;                           // virtual channels (lanes) per channel
+  BufferShape input = BufferShape::split(4, 8);    // each input port's buffer, shared by its lanes
+  BufferShape output{0, 0, 0};                     // each output port's buffer; size 0: input-queued (vct)
   std::uint32_t routing_delay = 1;  // cycles: route computation
   std::uint32_t vc_delay = 1;       // cycles: virtual-channel allocation
   std::uint32_t switch_delay = 1;   // cycles: switch allocation
-  std::uint32_t xbar_delay = 1;     // cycles: crossbar traversal, from grant to the output channel
+  std::uint32_t xbar_delay = 1;     // cycles: crossbar traversal, from grant to the output channel (or buffer)
   std::uint32_t credit_delay = 1;   // cycles: a freed credit's processing before it travels back
+  std::uint32_t xbar_speedup = 1;   // output-buffered: packets an output buffer may take in at once
   std::uint32_t nic_delay = 1;      // cycles from a message's generation to its first packet's eligibility
+  // Per SL, its QoS lane (the SL2VL table of every output port; empty: every SL on lane 0). The VCs
+  // of a channel are split into QoS lanes x deadlock classes groups of vcs / (lanes x classes).
+  std::vector<std::uint32_t> sl2vl;
+  // Output-buffered switches: each output port's scheduler over the QoS lanes (required for them).
+  std::function<std::unique_ptr<OutputScheduler>(std::uint32_t lanes)> scheduler;
   std::uint32_t pipeline() const { return routing_delay + vc_delay + switch_delay; }
+  bool output_buffered() const { return output.size > 0; }
+  std::uint32_t qos_lanes() const;
 };
 
 struct NicConfig {
@@ -98,7 +112,9 @@ struct RunStats {
   std::uint64_t app_queue_peak = 0; // most messages waiting in an application queue (all NICs)
   std::vector<SlStats> sl;
   std::vector<std::uint64_t> channel_flits;  // flits sent on each channel inside the window
-  std::vector<std::uint32_t> channel_peak;   // most flits held by any VC of each channel
+  std::vector<std::uint32_t> channel_peak;   // most flits held by each channel's input buffer (all lanes)
+  std::vector<std::uint32_t> output_peak;    // most flits held by each channel's output buffer (output-buffered)
+  std::vector<std::uint64_t> channel_credit_stalls;  // per channel: attempts refused for lack of room downstream
 };
 
 class PacketSim {
@@ -136,11 +152,13 @@ class PacketSim {
   };
   struct Event {
     Cycle time;
-    std::uint32_t kind;  // 0 credit return, 1 delivery
+    std::uint32_t kind;  // 0 credit return, 1 delivery, 2 output-buffer space freed
     std::uint32_t a, b;
     bool operator>(const Event& o) const { return time > o.time; }
   };
 
+  void check_config();
+  void make_output_buffers();
   std::uint32_t new_packet();
   void push(Queue& q, std::uint32_t p);
   std::uint32_t pop(Queue& q);
@@ -148,16 +166,29 @@ class PacketSim {
   void refill_nic(EndpointId e);
   void step_nic(EndpointId e);
   void step_router(ElementId r);
+  // The router stages: switch allocation (input first, then output), the crossbar into an output
+  // channel (vct) or an output buffer (ib), and an output buffer's scheduler onto its channel.
+  void collect_requests(ElementId r);
+  void grant_requests(ElementId r);
+  std::uint32_t free_xbar_ports(ChannelId out) const;
   void forward(ChannelId in, std::uint32_t vc, std::uint32_t p, ChannelId out, std::uint32_t out_vc, Cycle t);
+  void cross(ChannelId in, std::uint32_t vc, std::uint32_t p, ChannelId out, std::uint32_t out_vc);
+  void send_from_output(ChannelId out);
+  std::uint32_t offer_lanes(ChannelId out);
   Cycle transmit(std::uint32_t p, ChannelId out, std::uint32_t out_vc, Cycle start, Cycle tail_here);
+  void free_input(ChannelId in, std::uint32_t vc, std::uint32_t flits, Cycle tail_left);
   void schedule(Cycle time, std::uint32_t kind, std::uint32_t a, std::uint32_t b);
   bool nic_idle(EndpointId e) const;
-  std::uint32_t pick_vc(std::uint32_t p, ChannelId out) const;
+  std::uint32_t lane_group(std::uint32_t p, ChannelId out) const;
+  std::uint32_t pick_vc(std::uint32_t p, ChannelId out, const SharedBuffers& room) const;
+  bool downstream_fits(ChannelId out, std::uint32_t vc, std::uint32_t flits) const;
   void process_events();
   void deliver(std::uint32_t p, Cycle t);
   void activate(ElementId e);
   Cycle next_wakeup() const;
   void step();
+  void check_buffers(const std::vector<std::int64_t>& returning, const std::vector<std::int64_t>& releasing,
+                     std::uint64_t& queued) const;
 
   const Fabric& fabric_;
   const PathTable& paths_;
@@ -167,6 +198,7 @@ class PacketSim {
   NicConfig nic_;
   Rng rng_;
   std::uint32_t vcs_;
+  std::uint32_t lanes_ = 1, per_group_ = 1;  // QoS lanes; VCs per (lane, class) group
   Cycle now_ = 0;
 
   // Packets (a recycled arena) and their per-hop state.
@@ -196,14 +228,26 @@ class PacketSim {
   std::vector<std::uint32_t> free_messages_;
   std::uint64_t next_message_id_ = 0, messages_live_ = 0, packets_in_network_ = 0;
 
-  // Per channel x VC: the input buffer at its far end and the credits at its near end.
+  // Per channel x VC: the input buffer at its far end, and its space as the near end knows it
+  // (taken when a packet leaves, given back when its credits arrive).
   std::vector<Queue> queues_;
-  std::vector<std::int64_t> credits_;
+  SharedBuffers credits_;
   std::vector<Cycle> channel_free_;  // the cycle a channel can start its next packet
   std::vector<Cycle> input_free_;    // the cycle an input port can start sending its next packet
   std::vector<std::uint32_t> vc_rr_;      // per input channel: round-robin VC pointer
   std::vector<std::uint32_t> out_rr_;     // per output channel: round-robin input pointer
-  std::vector<std::uint32_t> queued_at_;  // packets queued at each element
+  std::vector<std::uint32_t> queued_at_;  // packets queued at each element (input and output buffers)
+
+  // Output-buffered switches, per channel x VC: the output buffer at its near end and its space;
+  // per channel: the crossbar's output free again, the packets waiting, the lane scheduler.
+  std::vector<Queue> out_queues_;
+  SharedBuffers out_space_;
+  std::vector<Cycle> xbar_free_;  // per channel x speedup: each crossbar write port free again
+  std::vector<std::uint32_t> out_waiting_;
+  std::vector<std::unique_ptr<OutputScheduler>> schedulers_;
+  std::vector<std::uint32_t> lane_rr_;  // per channel: round robin among a lane's VCs
+  std::vector<std::uint8_t> offer_queued_, offer_ready_;
+  std::vector<std::uint32_t> offer_size_, offer_vc_;
 
   // NICs: per endpoint x SL, the injection queue (packets) and the application queue (messages).
   std::vector<Queue> injection_;
@@ -226,8 +270,6 @@ class PacketSim {
     std::uint32_t out_vc, position;  // position: the input's place among the router's inputs
   };
   std::vector<Request> requests_;
-  std::vector<std::uint32_t> grant_of_;   // per output channel: request index (valid for grant_cycle_)
-  std::vector<Cycle> grant_cycle_;
 
   RunStats stats_;
   std::uint64_t total_sent_ = 0, total_delivered_ = 0;

@@ -9,6 +9,8 @@
 //   - Active: the paper's reading (default `reset=inactive`) is "stores a packet and may send it"
 //     (flow control allows); `reset=empty` resets only an SL without packets, keeping the deficit of
 //     one that waits for credits.
+// The table is given inline (`table`) or as a file of "SL WEIGHT" lines (`file`), such as the one
+// `interflow qos-config` writes (engine/packet/dtable_config.hpp).
 // The Fig. 3 example of Cano-Cano et al. 2024 is a test: SL 0 with weight 3 and three packets of 2
 // credits sends 1 packet (deficit 1), then 2 (deficit 0).
 #include <algorithm>
@@ -88,22 +90,40 @@ class DeficitTable final : public OutputScheduler {
   bool in_entry_ = false;
 };
 
+ParamSpec table_file_param() {
+  ParamSpec file = string_param("file", "",
+                                "a table file instead of `table`: one 'SL WEIGHT' line per entry in table order, '#' "
+                                "comments (`interflow qos-config --out` writes one)");
+  file.optional = true;
+  return file;
+}
+
+// The entries of `table`, or of the file `file` names.
+std::vector<TableEntry> table_of(const ParamSet& p, std::uint32_t lanes) {
+  if (p.has("file") && p.given("table")) p.fail("file", "give the table or a file, not both");
+  auto table = p.has("file") ? read_table_file(p.get_string("file"), "dtable file", lanes, 4096, 1u << 30)
+                             : parse_table(p.get_string("table"), "dtable table", lanes, 4096, 1u << 30);
+  if (table.empty()) p.fail("table", "the table is empty");
+  return table;
+}
+
 }  // namespace
 
 void register_dtable_scheduler(OutputSchedulerRegistry& registry) {
   registry.add({"dtable", "Deficit Table: weighted table entries per SL with deficit counters (Cano-Cano et al. 2024)",
                 {string_param("table", "0:1", "entries SL:WEIGHT;SL:WEIGHT;... in credits (any number of entries)"),
+                 table_file_param(),
                  choice_param("reset", "inactive", {"inactive", "empty"},
                               "when an SL's deficit is reset: it has no packet or no credits (the paper), or only "
                               "when it has no packet")},
                 [](const ParamSet& p, const SchedulerContext& c) {
-                  auto table = parse_table(p.get_string("table"), "dtable table", c.lanes, 4096, 1u << 30);
-                  if (table.empty()) p.fail("table", "the table is empty");
+                  auto table = table_of(p, c.lanes);
                   return std::make_unique<DeficitTable>(std::move(table), p.get_string("reset") == "inactive", c.lanes);
                 },
                 "Cano-Cano et al. 2024 §4 and Fig. 3; Martinez-Morais et al. 2009. Its InfiniBand mapping (§4.1): the "
                 "high-priority VLArb table holds the entries, the first 16 low-priority entries the deficit counters "
-                "and the last one the accumulated weight."});
+                "and the last one the accumulated weight. `interflow qos-config` computes a table from per-SL "
+                "distances and shares by the method of §4.4 and writes it for `file`."});
 }
 
 }  // namespace interflow::packet

@@ -22,6 +22,8 @@ class VlArbitration final : public OutputScheduler {
     low_.left = low_.entries.empty() ? 0 : low_.entries[0].weight;
   }
 
+  std::uint32_t unit_bytes() const override { return 64; }
+
   std::uint32_t next(const LaneOffer& offer) override {
     const bool high = can_send(high_, offer), low = can_send(low_, offer);
     const bool limit_reached = limit_ != 255 && high_units_ > 0 && high_units_ * 64 >= std::uint64_t{limit_} * 4096;

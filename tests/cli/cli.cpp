@@ -385,7 +385,7 @@ TEST_CASE("cli: --config reads a TOML experiment file") {
 TEST_CASE("cli: packet runs a torus at an offered load and writes its results and refuses a deadlock") {
   const fs::path dir = scratch() / "packet";
   const std::string one_cycle = " --switch-latency-ns 5.12 --endpoint-latency-ns 5.12 --warmup 200 --measure 2000";
-  const Outcome o = run_cli("packet -t torus:dims=4x4 -r dor --load 0.2 --vcs 2" + one_cycle + " -q --out " + dir.string());
+  const Outcome o = run_cli("packet -t torus:dims=4x4 -r dor --load 0.2 --switch vct:vcs=2" + one_cycle + " -q --out " + dir.string());
   INFO(o.err);
   REQUIRE(o.status == 0);
   const Json s = parse_json(read_text(dir / "summary.json"));
@@ -400,10 +400,41 @@ TEST_CASE("cli: packet runs a torus at an offered load and writes its results an
   REQUIRE(again.status == 0);
   CHECK(parse_json(again.out)["mean_latency_cycles"] == s["mean_latency_cycles"]);
   // Several endpoints per router: the dateline comes from the routers' grid, not the endpoints'.
-  const Outcome c2 = run_cli("packet -t torus:dims=4x4,c=2 -r dor --vcs 2 --load 0.1 --measure 500 --json --no-progress");
+  const Outcome c2 = run_cli("packet -t torus:dims=4x4,c=2 -r dor --switch vct:vcs=2 --load 0.1 --measure 500 --json --no-progress");
   REQUIRE(c2.status == 0);
   CHECK(parse_json(c2.out)["vc_scheme"] == "dateline");
   // One virtual channel cannot make dimension order on a torus safe: refused, naming what it needs.
-  check_rejected("packet -t torus:dims=4x4 -r dor --vcs 1", {"could deadlock with 1 virtual channel", "dateline needs 2"});
-  check_rejected("packet -t torus:dims=4x4 --mtu-bytes 1024 --buffer-flits 8", {"do not fit a virtual channel"});
+  check_rejected("packet -t torus:dims=4x4 -r dor --switch vct:vcs=1", {"could deadlock with 1 virtual channel", "dateline needs 2"});
+  check_rejected("packet -t torus:dims=4x4 --mtu-bytes 1024 --switch vct:buffer-flits=8", {"do not fit the 8 flits a virtual channel reserves"});
+}
+
+TEST_CASE("cli: packet runs the ib switch with a scheduler and seven SLs and writes a row per SL") {
+  const fs::path dir = scratch() / "packet-ib";
+  const std::string sched = "\"dtable:table=0:4;1:4;2:10;3:12;4:2;5:1;6:1\"";
+  const Outcome o = run_cli("packet -t fattree:k=4,n=2 -r dmodk --switch ib --scheduler " + sched +
+                            " --mix cano-cano-2024:be-load=0.02 --warmup 500 --measure 3000 -q --out " + dir.string());
+  INFO(o.err);
+  REQUIRE(o.status == 0);
+  const Json s = parse_json(read_text(dir / "summary.json"));
+  REQUIRE(s["service_levels"].size() == 7);
+  CHECK(s["service_levels"][0]["name"] == "NC");
+  CHECK(s["service_levels"][6]["generator"] == "bursts:name=BK,load=0.02,bytes=1024,mtu=1024,size=4");
+  CHECK(s["config"]["switch"] == "ib");
+  const auto rows = lines_of(read_text(dir / "service_levels.csv"));
+  REQUIRE(rows.size() == 8);
+  CHECK(rows[0].rfind("sl,name,generator,offered,accepted,", 0) == 0);
+  CHECK(rows[3].rfind("2,VI,", 0) == 0);
+  double offered = 0;
+  for (const auto& sl : s["service_levels"]) offered += sl["offered_flits_per_cycle_per_nic"].get<double>();
+  CHECK(offered == doctest::Approx(s["offered_flits_per_cycle_per_nic"].get<double>()).epsilon(1e-9));
+  // Its config.toml reproduces it.
+  const Outcome again = run_cli("run " + (dir / "config.toml").string() + " --json");
+  REQUIRE(again.status == 0);
+  CHECK(parse_json(again.out)["mean_latency_cycles"] == s["mean_latency_cycles"]);
+  // Contradictions are refused with one message.
+  check_rejected("packet -t fattree:k=4,n=2 --sl messages:load=0.1 --load 0.2", {"--load describes the single SL"});
+  check_rejected("packet -t fattree:k=4,n=2 --sl messages:load=0.1 --mix cano-cano-2024", {"--sl lists the service levels"});
+  check_rejected("packet -t fattree:k=4,n=2 --scheduler vlarb", {"input-queued", "output-buffered switch such as ib"});
+  check_rejected("packet -t fattree:k=4,n=2 --switch ib:vls=4 --mix cano-cano-2024", {"sl2vl", "7 SLs"});
+  check_rejected("packet -t fattree:k=4,n=2 --switch ib:input-buffer-bytes=1000", {"input-buffer-bytes", "whole number"});
 }

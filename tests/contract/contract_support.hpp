@@ -29,10 +29,16 @@ inline std::string in_source_tree(std::string spec) {
   return spec;
 }
 
-// Instances beyond the one example of a file-based family: every graph fixture, each format, parallel
-// cables, and the igraph endpoint rules.
+// Instances beyond the one example of a family: every graph fixture, each format, parallel cables, and
+// the igraph endpoint rules; the families with trunks (topologies/trunks.hpp) with trunks, so that every
+// routing is checked spread over them too.
 inline const std::map<std::string, std::vector<std::string>>& more_topology_instances() {
   static const std::map<std::string, std::vector<std::string>> more{
+      {"torus", {"torus:dims=4x4,trunks=2", "torus:dims=3x2,c=2,trunks=3"}},
+      {"mesh", {"mesh:dims=4x3,c=1,trunks=2"}},
+      {"fattree", {"fattree:k=4,n=2,trunks=2"}},
+      {"thintree", {"thintree:k=4,kp=2,n=3,trunks=2"}},
+      {"dragonfly", {"dragonfly:a=4,p=2,h=2,g=5,trunks=2"}},
       {"graph",
        {"graph:file=tests/fixtures/small.graphml", "graph:file=tests/fixtures/small.gml",
         "graph:file=tests/fixtures/small.net", "graph:file=tests/fixtures/small.edges",
@@ -77,7 +83,7 @@ inline const std::vector<TopologyInstance>& topology_instances() {
 // that topology (an InputError at creation is how a routing says it does not support a family).
 inline std::unique_ptr<Routing> routing_or_null(const std::string& name, const Topology& topology) {
   try {
-    return registries().routings.create(Spec::parse(name, "--routing"), topology);
+    return routing::create_routing(registries().routings, Spec::parse(name, "--routing"), topology);
   } catch (const InputError&) {
     return nullptr;
   }

@@ -95,12 +95,17 @@ void offer_uniform(PacketSim& sim, std::uint32_t n, double load, std::uint32_t f
       }
 }
 
+// A vct switch of `vcs` VCs of `flits` flits each.
+void set_vct(RouterConfig& r, std::uint32_t vcs, std::uint32_t flits) {
+  r.vcs = vcs;
+  r.input = BufferShape::split(vcs, flits);
+}
+
 }  // namespace
 
 TEST_CASE("packet: zero-load latency equals its closed form on a line and a ring and a tree") {
   RouterConfig r;
-  r.vcs = 2;
-  r.buffer_flits = 16;
+  set_vct(r, 2, 16);
   for (std::uint32_t flits : {1u, 4u}) {
     INFO(flits << " flits");
     const Setup line("mesh:dims=5", "dor");
@@ -134,8 +139,7 @@ TEST_CASE("packet: the channel dependency graph finds the ring's cycle and the d
 
 TEST_CASE("packet: a full-load run conserves packets and credits and drains completely") {
   RouterConfig r;
-  r.vcs = 4;
-  r.buffer_flits = 8;
+  set_vct(r, 4, 8);
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"torus:dims=8", "dor"}, {"fattree:k=4,n=2", "dmodk"}, {"torus:dims=4x4", "dor"}};
   for (const auto& [topo, route] : cases) {
@@ -161,7 +165,7 @@ TEST_CASE("packet: a full-load run conserves packets and credits and drains comp
       sim.check_invariants();
       CHECK(sim.messages_in_system() == 0);
       CHECK(sim.packets_in_network() == 0);
-      for (ChannelId c = 0; c < s.fabric->num_channels(); ++c) CHECK(sim.stats().channel_peak[c] <= r.buffer_flits);
+      for (ChannelId c = 0; c < s.fabric->num_channels(); ++c) CHECK(sim.stats().channel_peak[c] <= r.input.size);
     }
   }
 }
@@ -190,8 +194,7 @@ TEST_CASE("packet: below saturation the accepted throughput equals the offered l
 
 TEST_CASE("packet: without the dateline a ring at full load deadlocks and the engine says so") {
   RouterConfig r;
-  r.vcs = 1;
-  r.buffer_flits = 4;
+  set_vct(r, 1, 4);
   const Setup ring("torus:dims=8", "dor");
   NicConfig nic;
   nic.mtu_bytes = {4 * 64};
@@ -203,7 +206,7 @@ TEST_CASE("packet: without the dateline a ring at full load deadlocks and the en
   CHECK(sim.stats().stalled);
   CHECK(sim.packets_in_network() > 0);
   // The same load with the dateline drains.
-  r.vcs = 2;
+  set_vct(r, 2, 4);
   PacketSim safe(*ring.fabric, ring.paths, *ring.routes, ring_dateline(ring, 8), r, nic, 5);
   offer_uniform(safe, ring.n(), 1.0, 4, 0, 3000, 64, 2);
   safe.run_until(0);
@@ -234,4 +237,146 @@ TEST_CASE("packet: the scheme is chosen per routing and topology and refused whe
   CHECK(choose_scheme("auto", *tree.fabric, tree.topology->network(), *tree.routes, {}, 1, "dmodk").kind ==
         VcSchemeKind::Single);
   CHECK(longest_route(*torus.fabric, *torus.routes) == 4);  // up to 4 router-to-router hops: classes 0..3
+}
+
+namespace {
+
+// The ib switch: `vls` VLs, port buffers of `flits` flits each way with `min` flits reserved per
+// VL, and the output scheduler `scheduler` (a spec of the output-scheduler registry).
+RouterConfig ib_switch(std::uint32_t vls, std::uint32_t flits, std::uint32_t min, const std::string& scheduler) {
+  static OutputSchedulerRegistry registry("output-scheduler");
+  if (registry.entries().empty()) register_output_schedulers(registry);
+  RouterConfig r;
+  r.vcs = vls;
+  r.input = r.output = BufferShape{flits, min, flits};
+  r.scheduler = [scheduler](std::uint32_t lanes) {
+    return registry.create(Spec::parse(scheduler, "scheduler"), SchedulerContext{lanes});
+  };
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("shared buffer: room equals a search over every state the bounds allow") {
+  Rng rng(9);
+  for (const BufferShape shape : {BufferShape{24, 4, 12}, BufferShape{16, 0, 16}, BufferShape::split(3, 5)}) {
+    const std::uint32_t lanes = 3;
+    SharedBuffers b(2, lanes, shape);
+    std::vector<std::uint32_t> used(lanes, 0);
+    // Independent: a state is allowed when no lane is above its maximum and the flits above the
+    // lanes' reserved parts fit the pool.
+    const auto allowed = [&](const std::vector<std::uint32_t>& u) {
+      std::uint32_t pool = 0;
+      for (const std::uint32_t x : u) {
+        if (x > shape.lane_max) return false;
+        pool += x > shape.lane_min ? x - shape.lane_min : 0;
+      }
+      return pool <= shape.size - lanes * shape.lane_min;
+    };
+    for (int step = 0; step < 2000; ++step) {
+      const auto lane = static_cast<std::uint32_t>(rng.below(lanes));
+      std::uint32_t most = 0;
+      for (std::uint32_t f = 1; f <= shape.size; ++f) {
+        std::vector<std::uint32_t> u = used;
+        u[lane] += f;
+        if (allowed(u)) most = f;
+      }
+      REQUIRE(b.room(1, lane) == most);
+      const auto f = static_cast<std::uint32_t>(rng.below(6));
+      if (rng.uniform() < 0.55) {
+        if (f <= most) {
+          b.take(1, lane, f);
+          used[lane] += f;
+        } else {
+          CHECK_THROWS_AS(b.take(1, lane, f), std::logic_error);
+        }
+      } else if (f <= used[lane]) {
+        b.give(1, lane, f);
+        used[lane] -= f;
+      }
+      CHECK(b.used(0, lane) == 0);  // the other port is untouched
+    }
+  }
+}
+
+TEST_CASE("packet: the ib switch's zero-load latency equals the same closed form") {
+  RouterConfig r = ib_switch(2, 64, 16, "rr");
+  for (std::uint32_t flits : {1u, 4u}) {
+    INFO(flits << " flits");
+    const Setup line("mesh:dims=5", "dor");
+    CHECK(measured(line, 0, 4, flits * 64, r, VcScheme{}) == zero_load(line, 0, 4, flits, r));
+    const Setup ring("torus:dims=8", "dor");
+    CHECK(measured(ring, 6, 1, flits * 64, r, ring_dateline(ring, 8)) == zero_load(ring, 6, 1, flits, r));
+    const Setup tree("fattree:k=2,n=3", "dmodk");
+    CHECK(measured(tree, 0, 7, flits * 64, r, VcScheme{}) == zero_load(tree, 0, 7, flits, r));
+  }
+}
+
+TEST_CASE("packet: the ib switch at full load with two service levels conserves and drains") {
+  const std::vector<std::pair<std::string, std::string>> cases = {{"fattree:k=4,n=2", "dmodk"},
+                                                                  {"torus:dims=8", "dor"}};
+  for (const auto& [topo, route] : cases) {
+    for (const std::string sched : {"rr", "vlarb:high=0:4;1:1,low=1:1", "dtable:table=0:3;1:1"}) {
+      INFO(topo << " " << sched);
+      const Setup s(topo, route);
+      const bool ring = topo == "torus:dims=8";
+      const VcScheme scheme = ring ? ring_dateline(s, 8) : VcScheme{};
+      RouterConfig r = ib_switch(ring ? 4 : 2, 40, 8, sched);
+      r.sl2vl = {0, 1};
+      NicConfig nic;
+      nic.service_levels = 2;
+      nic.mtu_bytes = {64, 4 * 64};
+      nic.injection_queue_bytes = 4096;
+      PacketSim sim(*s.fabric, s.paths, *s.routes, scheme, r, nic, 7);
+      Rng rng(4);
+      for (Cycle t = 0; t < 1500; ++t)
+        for (EndpointId src = 0; src < s.n(); ++src)
+          if (rng.uniform() < 0.25) {
+            const auto dst = static_cast<EndpointId>((src + 1 + rng.below(s.n() - 1)) % s.n());
+            const std::uint32_t sl = rng.uniform() < 0.5 ? 0 : 1;
+            sim.send({src, dst, sl == 0 ? 64u : 512u, sl}, t);
+          }
+      sim.run_until(800);
+      sim.check_invariants();
+      CHECK(sim.packets_in_network() > 0);
+      sim.run_until(0);
+      sim.check_invariants();
+      CHECK_FALSE(sim.stats().stalled);
+      CHECK(sim.messages_in_system() == 0);
+      for (ChannelId c = 0; c < s.fabric->num_channels(); ++c) {
+        CHECK(sim.stats().channel_peak[c] <= 40);
+        CHECK(sim.stats().output_peak[c] <= 40);
+      }
+    }
+  }
+}
+
+TEST_CASE("packet: an ib output port shares a congested link by its scheduler's weights") {
+  // Three NICs of one switch send to the fourth on two SLs, each far beyond what its link takes.
+  // With a crossbar speedup of 2 the ejection port's output buffer fills, and its scheduler alone
+  // decides the shares: 3:1 by the table weights. (With speedup 1 the input arbiters' round robin
+  // over the VLs would decide, 1:1.)
+  const Setup s("fattree:k=4,n=1", "dmodk");
+  REQUIRE(s.n() == 4);
+  for (const std::string sched : {"dtable:table=0:3;1:1", "vlarb:high=0:3;1:1"}) {
+    INFO(sched);
+    RouterConfig r = ib_switch(2, 64, 16, sched);
+    r.sl2vl = {0, 1};
+    r.xbar_speedup = 2;
+    NicConfig nic;
+    nic.service_levels = 2;
+    PacketSim sim(*s.fabric, s.paths, *s.routes, VcScheme{}, r, nic, 3);
+    const Cycle warmup = 2000, window = 20000;
+    sim.set_window(warmup, warmup + window);
+    for (Cycle t = 0; t < warmup + window; ++t)
+      for (EndpointId src = 1; src < 4; ++src)
+        for (std::uint32_t sl = 0; sl < 2; ++sl) sim.send({src, 0, 64, sl}, t);
+    sim.run_until(warmup + window);
+    sim.check_invariants();
+    const double sl0 = static_cast<double>(sim.stats().sl[0].window_delivered_flits) / window;
+    const double sl1 = static_cast<double>(sim.stats().sl[1].window_delivered_flits) / window;
+    CHECK(sl0 + sl1 == doctest::Approx(1.0).epsilon(0.01));  // the link is full
+    CHECK(sl0 == doctest::Approx(0.75).epsilon(0.01));
+    CHECK(sl1 == doctest::Approx(0.25).epsilon(0.02));
+  }
 }

@@ -19,6 +19,7 @@
 #include "core/paths.hpp"
 #include "core/topology.hpp"
 #include "cli/plugins.hpp"
+#include "routing/trunk_routing.hpp"
 
 namespace interflow::test {
 
@@ -33,7 +34,7 @@ inline std::unique_ptr<Topology> build_topology(const std::string& spec, const L
 }
 
 inline std::unique_ptr<Routing> build_routing(const std::string& spec, const Topology& topology) {
-  return plugins().routings.create(Spec::parse(spec, "--routing"), topology);
+  return routing::create_routing(plugins().routings, Spec::parse(spec, "--routing"), topology);
 }
 
 // The message of the InputError (or OutputError) `f` throws, or "no error".
