@@ -35,7 +35,12 @@ Catalog::Catalog(const Plugins& plugins) {
                                  {"allocation", params_of(plugins.allocations)},
                                  {"mapping", params_of(plugins.mappings)}};
   plugin_options_["topo"] = {{"spec", topology}};
-  plugin_options_["packet"] = {{"topology", topology}, {"routing", routing}, {"pattern", pattern}};
+  plugin_options_["packet"] = {{"topology", topology},
+                               {"routing", routing},
+                               {"pattern", pattern},
+                               {"switch", params_of(plugins.switches)},
+                               {"scheduler", params_of(plugins.output_schedulers)},
+                               {"mix", params_of(plugins.traffic_mixes)}};
 }
 
 std::vector<std::string> Catalog::commands() const { return {"static", "dynamic", "schedule", "topo", "packet"}; }

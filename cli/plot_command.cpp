@@ -47,7 +47,7 @@ std::vector<std::string> script_args(const PlotOptions& o) {
   const auto add = [&](const std::string& flag, const std::string& value) {
     if (!value.empty()) a.insert(a.end(), {flag, value});
   };
-  if (o.kind == "metric") {
+  if (o.kind == "metric" || o.kind == "sl") {
     add("--y", o.y);
     add("--x", o.x);
     add("--series", o.series);
@@ -66,15 +66,17 @@ std::vector<std::string> script_args(const PlotOptions& o) {
 }
 
 void check(const PlotOptions& o, CLI::App* cmd) {
-  const bool metric = o.kind == "metric";
+  const bool metric = o.kind == "metric", sweep = metric || o.kind == "sl";
   if (metric && (o.y.empty() || o.x.empty())) throw InputError("plot metric needs --y METRIC and --x KEY");
-  for (const char* opt : {"--y", "--x", "--series", "--where"})
+  for (const char* opt : {"--y", "--series"})
     if (cmd->count(opt) && !metric) throw InputError(std::string(opt) + " applies only to plot metric");
+  for (const char* opt : {"--x", "--where"})
+    if (cmd->count(opt) && !sweep) throw InputError(std::string(opt) + " applies only to plot metric and plot sl");
   if (cmd->count("--column") && o.kind != "cdf") throw InputError("--column applies only to plot cdf");
   for (const char* opt : {"--endpoints", "--max-cells"})
     if (cmd->count(opt) && o.kind != "links") throw InputError(std::string(opt) + " applies only to plot links");
-  if ((metric || o.kind == "links") && o.paths.size() != 1)
-    throw InputError("plot " + o.kind + " takes one folder (" + (metric ? "a sweep's" : "a run's") + ")");
+  if ((sweep || o.kind == "links") && o.paths.size() != 1)
+    throw InputError("plot " + o.kind + " takes one folder (" + (sweep ? "a sweep's" : "a run's") + ")");
   for (const std::string& p : o.paths) {
     std::error_code ec;
     if (!std::filesystem::is_directory(p, ec)) throw InputError("plot: '" + p + "' is not a folder");
@@ -105,15 +107,15 @@ Command add_plot_command(CLI::App& app, const Plugins&) {
       "plot",
       "the standard figures (matplotlib): metric (a sweep's metric against a swept key, CI bands), cdf (flow "
       "completion times of dynamic runs), jobs (wait, slowdown, utilisation of scheduler runs), links (a link "
-      "utilisation heat map)");
+      "utilisation heat map), sl (a packet sweep's latency and throughput per service level)");
   auto o = std::make_shared<PlotOptions>();
-  cmd->add_option("kind", o->kind, "metric, cdf, jobs or links")
+  cmd->add_option("kind", o->kind, "metric, cdf, jobs, links or sl")
       ->required()
-      ->check(CLI::IsMember({"metric", "cdf", "jobs", "links"}));
+      ->check(CLI::IsMember({"metric", "cdf", "jobs", "links", "sl"}));
   cmd->add_option("paths", o->paths, "metric: a sweep's results folder; cdf, jobs: run folders; links: a run folder")
       ->required();
   cmd->add_option("--y", o->y, "metric: the metric, a column of aggregated.csv without .mean (e.g. makespan_s)");
-  cmd->add_option("--x", o->x, "metric: the swept key on the x axis");
+  cmd->add_option("--x", o->x, "metric: the swept key on the x axis; sl: the x axis (default: the offered load)");
   cmd->add_option("--series", o->series, "metric: the swept key that makes one line per value");
   cmd->add_option("--where", o->where, "metric: keep the configurations with KEY=VALUE (repeatable)");
   cmd->add_option("--column", o->column, "cdf: the flows.csv column (default completion_s)");

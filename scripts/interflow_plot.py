@@ -7,6 +7,8 @@ script with checked arguments (manual/experiments.md "Plots"). Kinds:
   cdf RUN...   completion-time CDFs of dynamic runs (their flows.csv, written with --flows-csv)
   jobs RUN...  scheduler runs: CDFs of job wait and bounded slowdown, and utilisation over time
   links RUN    a run's link utilisation as a heat map, source vertex x destination vertex
+  sl DIR       a packet sweep's latency and accepted throughput per service level against the offered
+               load (or --x KEY), one line per SL with its 95 % band, two panels
 
 Every figure is written whole (to a temporary name, then renamed) or the script exits non-zero with
 one message; nothing is shown on screen."""
@@ -66,14 +68,31 @@ def save(fig, path):
         fail("results not written: standard output: %s" % e.strerror, 4)
 
 
-def plot_metric(a, plt):
-    path = os.path.join(a.dir, "aggregated.csv")
+def read_aggregated(dir):
+    """A sweep's aggregated.csv: its path, rows and columns (exits when it is missing or empty)."""
+    path = os.path.join(dir, "aggregated.csv")
     if not os.path.exists(path):
-        fail("'%s' has no aggregated.csv; run `interflow collect %s` first" % (a.dir, a.dir))
+        fail("'%s' has no aggregated.csv; run `interflow collect %s` first" % (dir, dir))
     rows = read_csv(path)
     if not rows:
         fail("'%s' holds no configuration" % path)
-    columns = list(rows[0].keys())
+    return path, rows, list(rows[0].keys())
+
+
+def keep_where(rows, columns, where, path):
+    """The rows matching every KEY=VALUE of --where."""
+    for cond in where:
+        key, _, value = cond.partition("=")
+        if key not in columns:
+            fail("--where '%s': '%s' is not a column of %s" % (cond, key, path))
+        rows = [r for r in rows if r[key] == value]
+        if not rows:
+            fail("--where '%s' leaves no configuration" % cond)
+    return rows
+
+
+def plot_metric(a, plt):
+    path, rows, columns = read_aggregated(a.dir)
     keys = columns[:columns.index("runs")]
     x_column = a.x
     if a.x not in keys and a.x + ".mean" in columns:
@@ -87,13 +106,7 @@ def plot_metric(a, plt):
         near = [m for m in metrics if a.y.split(".")[-1] in m]
         fail("--y '%s' is not a metric of this sweep%s; see the header of %s" %
              (a.y, " (similar: " + ", ".join(near[:5]) + ")" if near else "", path))
-    for cond in a.where:
-        key, _, value = cond.partition("=")
-        if key not in columns:
-            fail("--where '%s': '%s' is not a column of %s" % (cond, key, path))
-        rows = [r for r in rows if r[key] == value]
-        if not rows:
-            fail("--where '%s' leaves no configuration" % cond)
+    rows = keep_where(rows, columns, a.where, path)
     # Each line needs one configuration per x value: keys that vary among configurations with the
     # same series and x (other than the seed, already folded) must be pinned with --where.
     groups = {}
@@ -143,6 +156,66 @@ def plot_metric(a, plt):
                  "\nmean and 95 %% CI over %s seeds" % "/".join(runs), fontsize=10)
     name = "%s-vs-%s" % (a.y, a.x) + "".join("-" + w for w in a.where)
     save(fig, a.out or os.path.join(a.dir, _file_name(name) + ".png"))
+
+
+def sl_names(dir, count):
+    """The SLs' names from the first run's summary.json of the sweep, else SL0, SL1, ..."""
+    import glob
+    import json
+    for path in sorted(glob.glob(os.path.join(dir, "runs", "*", "summary.json")))[:1]:
+        try:
+            with open(path) as f:
+                sls = json.load(f).get("service_levels", [])
+            if len(sls) == count:
+                return [sl.get("name", "SL%d" % i) for i, sl in enumerate(sls)]
+        except (OSError, ValueError):
+            pass
+    return ["SL%d" % i for i in range(count)]
+
+
+def plot_sl(a, plt):
+    path, rows, columns = read_aggregated(a.dir)
+    prefix = "service_levels.%d."
+    count = 0
+    while (prefix % count) + "mean_latency_cycles.mean" in columns:
+        count += 1
+    if count == 0:
+        fail("'%s' has no per-SL columns (service_levels.I.*): is it a sweep of `interflow packet`?" % path)
+    keys = columns[:columns.index("runs")]
+    x = a.x or "offered_flits_per_cycle_per_nic"
+    x_column = x if x in keys else x + ".mean"
+    if x_column not in columns:
+        fail("--x '%s' is neither a swept key (%s) nor a metric of this sweep" % (x, ", ".join(keys)))
+    rows = keep_where(rows, columns, a.where, path)
+    xs_seen = [r[x_column] for r in rows]
+    if len(set(xs_seen)) != len(xs_seen):
+        fail("several configurations share each x value: choose one with --where KEY=VALUE")
+    rows.sort(key=lambda r: number(r[x_column], path))
+    xs = [number(r[x_column], path) for r in rows]
+    names = sl_names(a.dir, count)
+    fig, (lat, thr) = plt.subplots(1, 2, figsize=(11, 4.2))
+    for i in range(count):
+        for ax, metric in ((lat, "mean_latency_cycles"), (thr, "accepted_flits_per_cycle_per_nic")):
+            col = (prefix % i) + metric
+            ys = [number(r[col + ".mean"], path) for r in rows]
+            half = [float(r[col + ".ci95"]) if r.get(col + ".ci95") else 0.0 for r in rows]
+            ax.plot(xs, ys, marker="o", markersize=3, label=names[i])
+            if any(h > 0 for h in half):
+                ax.fill_between(xs, [y - h for y, h in zip(ys, half)], [y + h for y, h in zip(ys, half)], alpha=0.2)
+    lat.set_ylabel("mean latency (cycles, generation to delivery)")
+    thr.set_ylabel("accepted (flits/cycle/NIC)")
+    for ax in (lat, thr):
+        ax.set_xlabel(_label(x))
+        ax.grid(alpha=0.3)
+        if a.logx:
+            ax.set_xscale("log")
+    if a.logy:
+        lat.set_yscale("log")
+    lat.legend(fontsize=8)
+    runs = sorted({r["runs"] for r in rows})
+    fig.suptitle((a.title or os.path.basename(os.path.normpath(a.dir))) +
+                 ": per service level, mean and 95 %% CI over %s seeds" % "/".join(runs), fontsize=10)
+    save(fig, a.out or os.path.join(a.dir, "service-levels.png"))
 
 
 def _value(text):
@@ -275,14 +348,18 @@ def main():
     l.add_argument("run")
     l.add_argument("--endpoints", action="store_true")
     l.add_argument("--max-cells", type=int, default=512)
-    for s in (m, c, j, l):
+    sl = sub.add_parser("sl")
+    sl.add_argument("dir")
+    sl.add_argument("--x", default="")
+    sl.add_argument("--where", action="append", default=[])
+    for s in (m, c, j, l, sl):
         s.add_argument("--out", default="")
         s.add_argument("--title", default="")
         s.add_argument("--logx", action="store_true")
         s.add_argument("--logy", action="store_true")
     a = p.parse_args()
     plt = load_pyplot()
-    {"metric": plot_metric, "cdf": plot_cdf, "jobs": plot_jobs, "links": plot_links}[a.kind](a, plt)
+    {"metric": plot_metric, "cdf": plot_cdf, "jobs": plot_jobs, "links": plot_links, "sl": plot_sl}[a.kind](a, plt)
 
 
 if __name__ == "__main__":

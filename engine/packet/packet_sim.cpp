@@ -36,6 +36,10 @@ PacketSim::PacketSim(const Fabric& fabric, const PathTable& paths, const Channel
   credits_ = SharedBuffers(fabric.num_channels(), vcs_, router_.input);
   channel_free_.assign(fabric.num_channels(), 0);
   input_free_.assign(fabric.num_channels(), 0);
+  input_held_.assign(fabric.num_channels(), 0);
+  grant_of_.assign(fabric.num_channels(), 0);
+  grant_cycle_.assign(fabric.num_channels(), ~Cycle{0});
+  if (router_.islip_iterations > 0) make_islip_state();
   vc_rr_.assign(fabric.num_channels(), 0);
   out_rr_.assign(fabric.num_channels(), 0);
   queued_at_.assign(fabric.num_elements(), 0);
@@ -82,6 +86,18 @@ void PacketSim::check_config() {
       throw InputError("service level " + std::to_string(sl) + ": packets of " + std::to_string(flits) +
                        " flits do not fit the " + std::to_string(reserved) + " flits a virtual channel reserves; "
                        "virtual cut-through needs a whole packet to fit (raise the switch's buffer or lower the MTU)");
+  }
+}
+
+void PacketSim::make_islip_state() {
+  if (router_.output_buffered()) throw InputError("iSLIP is an allocator of the input-queued vct switch");
+  grant_stamp_.assign(fabric_.num_channels(), 0);
+  matched_.assign(fabric_.num_channels(), ~Cycle{0});
+  accept_rr_.assign(fabric_.num_channels(), 0);
+  out_position_.assign(fabric_.num_channels(), 0);
+  for (ElementId e = 0; e < fabric_.num_elements(); ++e) {
+    const auto outs = fabric_.outputs(e);
+    for (std::uint32_t k = 0; k < outs.size(); ++k) out_position_[outs[k]] = k;
   }
 }
 
@@ -295,9 +311,8 @@ Cycle PacketSim::transmit(std::uint32_t p, ChannelId out, std::uint32_t out_vc, 
   pk.ready = head_arrives + router_.pipeline();
   Queue& q = queues_[out * vcs_ + out_vc];
   push(q, p);
-  std::uint32_t held = 0;
-  for (std::uint32_t v = 0; v < vcs_; ++v) held += queues_[out * vcs_ + v].flits;
-  stats_.channel_peak[out] = std::max(stats_.channel_peak[out], held);
+  input_held_[out] += pk.flits;
+  stats_.channel_peak[out] = std::max(stats_.channel_peak[out], input_held_[out]);
   ++queued_at_[next];
   activate(next);
   return tail_leaves;
@@ -317,6 +332,7 @@ void PacketSim::forward(ChannelId in, std::uint32_t vc, std::uint32_t p, Channel
   pop(q);
   --queued_at_[fabric_.dst(in)];
   const std::uint32_t flits = packets_[p].flits;
+  input_held_[in] -= flits;
   const Cycle tail_leaves = transmit(p, out, out_vc, t + router_.xbar_delay, packets_[p].tail);
   // The crossbar is pipelined: the input port may be granted again as soon as its last flit enters
   // the crossbar, xbar_delay cycles before it leaves on the output channel.
@@ -332,6 +348,7 @@ void PacketSim::cross(ChannelId in, std::uint32_t vc, std::uint32_t p, ChannelId
   if (q.head != p) throw std::logic_error("packet engine: a packet left from the middle of its queue");
   pop(q);
   Packet& pk = packets_[p];
+  input_held_[in] -= pk.flits;
   const Cycle tail_in = std::max(now_ + ceil_div(pk.flits, fabric_.flits_per_cycle(out)) - 1, pk.tail);
   input_free_[in] = tail_in + 1;
   Cycle* port = &xbar_free_[static_cast<std::size_t>(out) * router_.xbar_speedup];
@@ -345,9 +362,7 @@ void PacketSim::cross(ChannelId in, std::uint32_t vc, std::uint32_t p, ChannelId
   Queue& oq = out_queues_[out * vcs_ + out_vc];
   push(oq, p);
   ++out_waiting_[out];
-  std::uint32_t held = 0;
-  for (std::uint32_t v = 0; v < vcs_; ++v) held += out_space_.used(out, v);
-  stats_.output_peak[out] = std::max(stats_.output_peak[out], held);
+  stats_.output_peak[out] = std::max(stats_.output_peak[out], out_space_.total(out));
   last_progress_ = now_;
 }
 
@@ -458,9 +473,62 @@ void PacketSim::collect_requests(ElementId r) {
         ++stats_.credit_stalls;
         continue;
       }
+      if (router_.islip_iterations > 0 && has_request(in, out)) continue;  // one request per input and output
       requests_.push_back({in, v, p, out, out_vc, i});
-      break;
+      if (router_.islip_iterations == 0) break;  // separable: one request per input
     }
+  }
+}
+
+bool PacketSim::has_request(ChannelId in, ChannelId out) const {
+  for (auto q = requests_.rbegin(); q != requests_.rend() && q->in == in; ++q)
+    if (q->out == out) return true;
+  return false;
+}
+
+// iSLIP (McKeown 1999): every input requests every output it has a ready head packet for; each
+// output grants the requesting input next after its grant pointer; each input accepts the granting
+// output next after its accept pointer. Unmatched inputs and outputs try again for `iterations`
+// rounds; pointers move (one past the match) only on a first-round acceptance, which is what
+// desynchronises them.
+void PacketSim::grant_islip(ElementId r) {
+  const auto degree = static_cast<std::uint32_t>(fabric_.inputs(r).size());
+  const auto out_degree = static_cast<std::uint32_t>(fabric_.outputs(r).size());
+  const auto order = [&](const Request& q) { return (q.position + degree - out_rr_[q.out] % degree) % degree; };
+  const auto accept_order = [&](const Request& q) {
+    return (out_position_[q.out] + out_degree - accept_rr_[q.in] % out_degree) % out_degree;
+  };
+  for (std::uint32_t round = 0; round < router_.islip_iterations; ++round) {
+    const Cycle stamp = ++alloc_stamp_;
+    for (std::uint32_t i = 0; i < requests_.size(); ++i) {  // grant
+      const Request& q = requests_[i];
+      if (matched_[q.in] == now_ || grant_cycle_[q.out] == now_) continue;
+      if (grant_stamp_[q.out] != stamp || order(q) < order(requests_[grant_of_[q.out]])) {
+        grant_stamp_[q.out] = stamp;
+        grant_of_[q.out] = i;
+      }
+    }
+    bool any = false;
+    for (std::uint32_t i = 0; i < requests_.size(); ++i) {  // accept: requests of one input are adjacent
+      const Request& q = requests_[i];
+      if (matched_[q.in] == now_ || grant_stamp_[q.out] != stamp || grant_of_[q.out] != i) continue;
+      std::uint32_t best = i;
+      for (std::uint32_t j = i + 1; j < requests_.size() && requests_[j].in == q.in; ++j)
+        if (grant_stamp_[requests_[j].out] == stamp && grant_of_[requests_[j].out] == j &&
+            accept_order(requests_[j]) < accept_order(requests_[best]))
+          best = j;
+      const Request chosen = requests_[best];
+      matched_[chosen.in] = now_;
+      grant_cycle_[chosen.out] = now_;
+      const std::uint32_t keep_rr = out_rr_[chosen.out];
+      grant(chosen);
+      if (round == 0)
+        accept_rr_[chosen.in] = out_position_[chosen.out] + 1;
+      else
+        out_rr_[chosen.out] = keep_rr;
+      any = true;
+    }
+    if (!any) break;
   }
 }
 
@@ -471,32 +539,54 @@ std::uint32_t PacketSim::free_xbar_ports(ChannelId out) const {
   return free;
 }
 
-// Output arbiters: each output grants, round robin over the input ports, one request (vct) or as
-// many as its crossbar write ports are free (ib); the granted packets cross.
+// Output arbiters: each output grants, round robin over the input ports, one request (or, for an
+// output-buffered switch with a crossbar speedup, as many as its write ports are free); the granted
+// packets cross.
 void PacketSim::grant_requests(ElementId r) {
   const auto degree = static_cast<std::uint32_t>(fabric_.inputs(r).size());
   const auto order = [&](const Request& q) { return (q.position + degree - out_rr_[q.out] % degree) % degree; };
+  if (router_.output_buffered() && router_.xbar_speedup > 1) return grant_several(order);
+  if (router_.islip_iterations > 0) return grant_islip(r);
+  for (std::uint32_t i = 0; i < requests_.size(); ++i) {
+    const Request& q = requests_[i];
+    if (grant_cycle_[q.out] != now_ || order(q) < order(requests_[grant_of_[q.out]])) {
+      grant_cycle_[q.out] = now_;
+      grant_of_[q.out] = i;
+    }
+  }
+  for (std::uint32_t i = 0; i < requests_.size(); ++i) {
+    const Request& q = requests_[i];
+    if (grant_of_[q.out] == i) grant(q);
+  }
+}
+
+template <class Order>
+void PacketSim::grant_several(const Order& order) {
   std::sort(requests_.begin(), requests_.end(), [&](const Request& a, const Request& b) {
     return a.out != b.out ? a.out < b.out : order(a) < order(b);
   });
-  const bool buffered = router_.output_buffered();
   std::uint32_t left = 0;
   for (std::size_t i = 0; i < requests_.size(); ++i) {
     Request q = requests_[i];
-    if (i == 0 || q.out != requests_[i - 1].out) left = buffered ? free_xbar_ports(q.out) : 1;
+    const bool first = i == 0 || q.out != requests_[i - 1].out;
+    if (first) left = free_xbar_ports(q.out);
     if (left == 0) continue;
-    if (buffered && i > 0 && q.out == requests_[i - 1].out) {
+    if (!first) {
       q.out_vc = pick_vc(q.packet, q.out, out_space_);  // an earlier grant this cycle took space
       if (q.out_vc == kNone) continue;
     }
     --left;
-    if (buffered)
-      cross(q.in, q.vc, q.packet, q.out, q.out_vc);
-    else
-      forward(q.in, q.vc, q.packet, q.out, q.out_vc, now_);
-    vc_rr_[q.in] = q.vc + 1;
-    out_rr_[q.out] = q.position + 1;
+    grant(q);
   }
+}
+
+void PacketSim::grant(const Request& q) {
+  if (router_.output_buffered())
+    cross(q.in, q.vc, q.packet, q.out, q.out_vc);
+  else
+    forward(q.in, q.vc, q.packet, q.out, q.out_vc, now_);
+  vc_rr_[q.in] = q.vc + 1;
+  out_rr_[q.out] = q.position + 1;
 }
 
 void PacketSim::deliver(std::uint32_t p, Cycle t) {

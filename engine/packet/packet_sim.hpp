@@ -64,6 +64,7 @@ struct RouterConfig {
   std::uint32_t xbar_delay = 1;     // cycles: crossbar traversal, from grant to the output channel (or buffer)
   std::uint32_t credit_delay = 1;   // cycles: a freed credit's processing before it travels back
   std::uint32_t xbar_speedup = 1;   // output-buffered: packets an output buffer may take in at once
+  std::uint32_t islip_iterations = 0;  // input-queued: 0 separable input-first allocation, else iSLIP rounds
   std::uint32_t nic_delay = 1;      // cycles from a message's generation to its first packet's eligibility
   // Per SL, its QoS lane (the SL2VL table of every output port; empty: every SL on lane 0). The VCs
   // of a channel are split into QoS lanes x deadlock classes groups of vcs / (lanes x classes).
@@ -170,6 +171,13 @@ class PacketSim {
   // channel (vct) or an output buffer (ib), and an output buffer's scheduler onto its channel.
   void collect_requests(ElementId r);
   void grant_requests(ElementId r);
+  struct Request;
+  template <class Order>
+  void grant_several(const Order& order);
+  void grant(const Request& q);
+  void grant_islip(ElementId r);
+  bool has_request(ChannelId in, ChannelId out) const;
+  void make_islip_state();
   std::uint32_t free_xbar_ports(ChannelId out) const;
   void forward(ChannelId in, std::uint32_t vc, std::uint32_t p, ChannelId out, std::uint32_t out_vc, Cycle t);
   void cross(ChannelId in, std::uint32_t vc, std::uint32_t p, ChannelId out, std::uint32_t out_vc);
@@ -234,6 +242,7 @@ class PacketSim {
   SharedBuffers credits_;
   std::vector<Cycle> channel_free_;  // the cycle a channel can start its next packet
   std::vector<Cycle> input_free_;    // the cycle an input port can start sending its next packet
+  std::vector<std::uint32_t> input_held_;  // flits in each channel's input buffer
   std::vector<std::uint32_t> vc_rr_;      // per input channel: round-robin VC pointer
   std::vector<std::uint32_t> out_rr_;     // per output channel: round-robin input pointer
   std::vector<std::uint32_t> queued_at_;  // packets queued at each element (input and output buffers)
@@ -270,6 +279,13 @@ class PacketSim {
     std::uint32_t out_vc, position;  // position: the input's place among the router's inputs
   };
   std::vector<Request> requests_;
+  std::vector<std::uint32_t> grant_of_;  // per output channel: request index (valid for grant_cycle_)
+  std::vector<Cycle> grant_cycle_;
+  // iSLIP: per output, the round of its grant; per input, the cycle it was matched and its accept
+  // pointer; per channel, its place among its router's outputs.
+  std::vector<Cycle> grant_stamp_, matched_;
+  std::vector<std::uint32_t> accept_rr_, out_position_;
+  Cycle alloc_stamp_ = 0;
 
   RunStats stats_;
   std::uint64_t total_sent_ = 0, total_delivered_ = 0;

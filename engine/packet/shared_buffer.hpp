@@ -36,7 +36,7 @@ class SharedBuffers {
  public:
   SharedBuffers() = default;
   SharedBuffers(std::size_t ports, std::uint32_t lanes, const BufferShape& shape)
-      : shape_(shape), lanes_(lanes), used_(ports * lanes, 0), pool_(ports, 0) {}
+      : shape_(shape), lanes_(lanes), used_(ports * lanes, 0), pool_(ports, 0), total_(ports, 0) {}
 
   // The most flits lane `lane` of `port` could take now.
   std::uint32_t room(std::size_t port, std::uint32_t lane) const {
@@ -63,6 +63,7 @@ class SharedBuffers {
 
   std::uint32_t used(std::size_t port, std::uint32_t lane) const { return used_[port * lanes_ + lane]; }
   std::uint32_t pool_used(std::size_t port) const { return pool_[port]; }
+  std::uint32_t total(std::size_t port) const { return total_[port]; }  // flits held by every lane
   std::uint32_t lanes() const { return lanes_; }
   const BufferShape& shape() const { return shape_; }
 
@@ -71,6 +72,7 @@ class SharedBuffers {
     std::uint32_t& slot = used_[port * lanes_ + lane];
     const auto over = [&](std::uint32_t x) { return x > shape_.lane_min ? x - shape_.lane_min : 0; };
     pool_[port] = pool_[port] - over(slot) + over(u);
+    total_[port] = total_[port] - slot + u;
     slot = u;
   }
 
@@ -78,6 +80,7 @@ class SharedBuffers {
   std::uint32_t lanes_ = 1;
   std::vector<std::uint32_t> used_;  // port x lane
   std::vector<std::uint32_t> pool_;  // per port: flits held beyond the lanes' reserved parts
+  std::vector<std::uint32_t> total_;  // per port: flits held
 };
 
 }  // namespace interflow::packet

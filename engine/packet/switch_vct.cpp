@@ -1,6 +1,7 @@
 // 'vct': the generic input-queued virtual cut-through router (Dally and Towles 2004, ch. 16-19).
 // V virtual channels of B flits per input port, statically split (each VC owns its B flits); a
-// separable input-first allocator with round-robin arbiters; pipeline delays for route computation,
+// separable input-first allocator with round-robin arbiters, or iSLIP (McKeown 1999) as an option;
+// pipeline delays for route computation,
 // VC allocation, switch allocation and the crossbar, and the credit's processing delay. Outputs
 // arbitrate among the inputs round robin; it has no output buffers, so no output scheduler.
 #include "engine/packet/switch_model.hpp"
@@ -20,6 +21,7 @@ std::unique_ptr<RouterConfig> make_vct(const ParamSet& p, const SwitchContext&) 
   r->switch_delay = whole(p, "switch-delay");
   r->xbar_delay = whole(p, "xbar-delay");
   r->credit_delay = whole(p, "credit-delay");
+  r->islip_iterations = p.get_string("allocator") == "islip" ? whole(p, "iterations") : 0;
   return r;
 }
 
@@ -37,7 +39,12 @@ void register_vct_switch(SwitchRegistry& registry) {
                  int_param("switch-delay", "1", "cycles of switch allocation", 0, 1000),
                  int_param("xbar-delay", "1", "cycles of crossbar traversal, from grant to the output channel", 1,
                            1000),
-                 int_param("credit-delay", "1", "cycles to process a freed credit before it travels back", 0, 1000)},
+                 int_param("credit-delay", "1", "cycles to process a freed credit before it travels back", 0, 1000),
+                 choice_param("allocator", "separable", {"separable", "islip"},
+                              "switch allocation: separable input-first with round-robin arbiters, or iSLIP "
+                              "(McKeown 1999: requests for every ready head, grant, accept, pointers moved on "
+                              "first-round acceptance)"),
+                 int_param("iterations", "1", "iSLIP rounds per cycle", 1, 16)},
                 make_vct,
                 "Dally and Towles 2004 (ch. 16-19). A packet is allocated routing-delay + vc-delay + switch-delay "
                 "cycles after its head arrived and enters its output channel xbar-delay cycles after the grant.",

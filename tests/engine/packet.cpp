@@ -380,3 +380,46 @@ TEST_CASE("packet: an ib output port shares a congested link by its scheduler's 
     CHECK(sl1 == doctest::Approx(0.25).epsilon(0.02));
   }
 }
+
+namespace {
+
+// Accepted flits per cycle per NIC of one 8-port switch under uniform traffic at full load.
+double accepted_at_full_load(RouterConfig r) {
+  const Setup s("fattree:k=8,n=1", "dmodk");
+  NicConfig nic;
+  nic.injection_queue_bytes = 1 << 20;
+  PacketSim sim(*s.fabric, s.paths, *s.routes, VcScheme{}, r, nic, 8);
+  const Cycle warmup = 2000, window = 20000;
+  sim.set_window(warmup, warmup + window);
+  offer_uniform(sim, s.n(), 1.0, 1, 0, warmup + window, 64, 5);
+  sim.run_until(warmup + window);
+  sim.check_invariants();
+  sim.run_until(0);
+  sim.check_invariants();
+  CHECK(sim.messages_in_system() == 0);
+  return static_cast<double>(sim.stats().sl[0].window_delivered_flits) / window / s.n();
+}
+
+}  // namespace
+
+TEST_CASE("packet: one FIFO per input saturates at the head-of-line limit of Karol et al. 1987") {
+  // An 8x8 input-queued switch, uniform destinations, every input always backlogged: Karol, Hluchyj
+  // and Morgan (1987, Table I) give 0.6184 for N = 8 with destinations over all N outputs; ours
+  // exclude the source itself (7 outputs), which relieves contention slightly.
+  // Buffers of 128 flits cover the credit round trip of the 100 ns (20-cycle) links.
+  RouterConfig fifo;
+  fifo.vcs = 1;
+  fifo.input = BufferShape::split(1, 128);
+  const double hol = accepted_at_full_load(fifo);
+  CHECK(hol > 0.61);
+  CHECK(hol < 0.64);
+  // iSLIP (McKeown 1999) over 8 VCs with three rounds takes far more than the separable allocator.
+  RouterConfig vcs8 = fifo;
+  vcs8.vcs = 8;
+  vcs8.input = BufferShape::split(8, 64);
+  const double separable = accepted_at_full_load(vcs8);
+  vcs8.islip_iterations = 3;
+  const double islip = accepted_at_full_load(vcs8);
+  CHECK(islip > separable + 0.15);
+  CHECK(islip > 0.85);
+}

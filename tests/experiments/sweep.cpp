@@ -244,3 +244,26 @@ TEST_CASE("sweep: every example study in examples/experiments expands to its run
   }
   CHECK(files >= 12);
 }
+
+TEST_CASE("plot: a packet sweep's service levels are drawn against the offered load") {
+  REQUIRE_MESSAGE(shell("/usr/bin/python3 -c 'import matplotlib' 2> /dev/null") == 0,
+                  "matplotlib is missing: install Debian's python3-matplotlib (scripts/setup-deps.sh does)");
+  const fs::path dir = scratch() / "sweep-sl";
+  const fs::path file = scratch() / "study-sl.toml";
+  write_text(file,
+             "[experiment]\ncommand = \"packet\"\nname = \"sl\"\nseeds = 2\n"
+             "[packet]\ntopology = \"fattree:k=4,n=2\"\nrouting = \"dmodk\"\nswitch = \"ib\"\nmix = \"cano-cano-2024\"\n"
+             "warmup = 200\nmeasure = 2000\n[axes]\n\"mix:be-load\" = [0.0125, 0.05]\n");
+  REQUIRE(run_cli("sweep " + file.string() + " --out " + dir.string() + " --no-progress").status == 0);
+  REQUIRE(run_cli("collect " + dir.string()).status == 0);
+  const Outcome o = run_cli("plot sl " + dir.string());
+  INFO(o.err);
+  REQUIRE(o.status == 0);
+  CHECK(read_text(dir / "service-levels.png").substr(1, 3) == "PNG");
+  CHECK(contains(read_text(dir / "aggregated.csv"), "service_levels.6.mean_latency_cycles.mean"));
+  // A sweep without service levels, or an x that is not there, is refused with one message.
+  const Outcome bad = run_cli("plot sl " + dir.string() + " --x nosuch");
+  CHECK(bad.status == 2);
+  CHECK(contains(bad.err, "--x 'nosuch'"));
+  CHECK(run_cli("plot sl " + dir.string() + " --y x").status != 0);
+}
