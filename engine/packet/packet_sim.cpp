@@ -223,6 +223,7 @@ void PacketSim::generate_packets(std::uint32_t index) {
     pk.hop = routes_.begin(var);
     pk.flits = ceil_div(static_cast<std::uint32_t>(bytes), fabric_.flit_bytes());
     pk.vc = 0;
+    pk.lane = router_.sl2vl.empty() ? 0 : router_.sl2vl[s.m.sl];
     pk.vc_state = VcState{};
     pk.ready = std::max(now_, s.generated) + router_.nic_delay;
     pk.tail = pk.ready;
@@ -264,9 +265,7 @@ bool PacketSim::nic_idle(EndpointId e) const {
 std::uint32_t PacketSim::lane_group(std::uint32_t p, ChannelId out) const {
   VcState state = packets_[p].vc_state;
   const std::uint32_t cls = enter(scheme_, state, out, fabric_.link(out) != kNone);
-  const std::uint32_t sl = messages_[packets_[p].message].m.sl;
-  const std::uint32_t lane = router_.sl2vl.empty() ? 0 : router_.sl2vl[sl];
-  return (lane * scheme_.classes + cls) * per_group_;
+  return (packets_[p].lane * scheme_.classes + cls) * per_group_;
 }
 
 // A NIC has room for whatever arrives; elsewhere the VC's buffer must hold the whole packet.

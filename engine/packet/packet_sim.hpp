@@ -5,7 +5,7 @@
 // Model. Messages are cut into packets at their NIC by the MTU of their service level (SL); packets
 // are cut into flits of `flit_bytes`. A packet moves as a unit of `flits` flits:
 //   - it may leave an element on channel c only when c is free and the receiving virtual channel
-//     has credits for the whole packet (virtual cut-through: a packet never waits half-way); the
+//     has room for the whole packet (virtual cut-through: a packet never waits half-way); the
 //     credits are taken when it leaves, so a buffer never holds more than its size;
 //   - its head reaches the far end latency(c) cycles after it left; c is busy for
 //     ceil(flits / flits_per_cycle(c)) cycles, and never sends the tail before the tail itself has
@@ -21,10 +21,22 @@
 // one sub-path per message by weight, seeded). Its virtual channel on each hop is chosen by the VC
 // scheme (virtual_channels.hpp) among the VCs of its class, the one with the most credits.
 //
+// Buffers. A channel's input buffer (at its far end) is shared by its VCs as a BufferShape says
+// (shared_buffer.hpp): each VC reserves a minimum and may hold a maximum; the vct switch splits it
+// statically. The near end counts the space it has taken (on sending) until the credits come back.
+//
 // Allocation at a router is separable, input first: each input port picks, round robin over its
-// VCs, one head packet that is ready, whose output channel is free and which fits downstream; each
-// output channel then grants one of its requests, round robin over the input ports. An input port
-// sends one packet at a time. A NIC picks, round robin over its SLs, one packet that fits.
+// VCs, one head packet that is ready and whose target can take it; each output channel then grants
+// one of its requests, round robin over the input ports (iSLIP instead, when configured). An input
+// port sends one packet at a time. A NIC picks, round robin over its SLs, one packet that fits.
+//
+// Output-buffered switches (ib) have, per output channel, an output buffer shared by its VCs: a
+// granted packet crosses into it (X stage; with a crossbar speedup s, up to s packets at once), and
+// the port's output scheduler picks, among the QoS lanes whose head packet is there and fits
+// downstream, the lane that sends next (OB stage); its space is freed when the tail has left.
+//
+// A packet's VC on each channel is in the group of its QoS lane (its SL through the SL2VL table) and
+// its deadlock class: the VCs are split into lanes x classes groups.
 //
 // Time advances cycle by cycle while anything can move; when nothing can (no ready packet, no
 // message being generated), it jumps to the next event (a credit return, a delivery, a
@@ -216,6 +228,7 @@ class PacketSim {
     std::uint64_t hop;        // position in routes_ of the next channel it takes
     std::uint32_t flits;
     std::uint32_t vc;
+    std::uint32_t lane;  // its QoS lane (its SL through the SL2VL table)
     VcState vc_state;
     Cycle ready;   // cycle it may be allocated (head arrival + pipeline)
     Cycle tail;    // cycle its tail arrives where it is

@@ -36,15 +36,16 @@ class SharedBuffers {
  public:
   SharedBuffers() = default;
   SharedBuffers(std::size_t ports, std::uint32_t lanes, const BufferShape& shape)
-      : shape_(shape), lanes_(lanes), used_(ports * lanes, 0), pool_(ports, 0), total_(ports, 0) {}
+      : shape_(shape), lanes_(lanes), pool_size_(shape.size - lanes * shape.lane_min), used_(ports * lanes, 0),
+        pool_(ports, 0), total_(ports, 0) {}
 
   // The most flits lane `lane` of `port` could take now.
   std::uint32_t room(std::size_t port, std::uint32_t lane) const {
     const std::uint32_t u = used_[port * lanes_ + lane];
     if (u >= shape_.lane_max) return 0;
+    if (pool_size_ == 0) return shape_.lane_min - u;  // a static split: each lane its own
     const std::uint32_t own = u < shape_.lane_min ? shape_.lane_min - u : 0;
-    const std::uint32_t pool_size = shape_.size - lanes_ * shape_.lane_min;
-    const std::uint32_t pool_free = pool_size - pool_[port];
+    const std::uint32_t pool_free = pool_size_ - pool_[port];
     const std::uint32_t by_pool = own + pool_free;
     const std::uint32_t by_max = shape_.lane_max - u;
     return by_pool < by_max ? by_pool : by_max;
@@ -78,6 +79,7 @@ class SharedBuffers {
 
   BufferShape shape_;
   std::uint32_t lanes_ = 1;
+  std::uint32_t pool_size_ = 0;      // size - lanes x lane_min
   std::vector<std::uint32_t> used_;  // port x lane
   std::vector<std::uint32_t> pool_;  // per port: flits held beyond the lanes' reserved parts
   std::vector<std::uint32_t> total_;  // per port: flits held
