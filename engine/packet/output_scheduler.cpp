@@ -8,12 +8,12 @@
 
 namespace interflow::packet {
 
-namespace {
-
 bool whole_number(const std::string& s, std::uint32_t& v) {
   const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
   return !s.empty() && r.ec == std::errc() && r.ptr == s.data() + s.size();
 }
+
+namespace {
 
 // "" when the entry fits the table's limits, otherwise what is wrong with it.
 std::string entry_problem(const TableEntry& e, std::uint32_t lanes, std::uint32_t max_weight) {

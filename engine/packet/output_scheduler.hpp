@@ -47,6 +47,9 @@ void register_priority_scheduler(OutputSchedulerRegistry& registry);
 void register_vlarb_scheduler(OutputSchedulerRegistry& registry);
 void register_dtable_scheduler(OutputSchedulerRegistry& registry);
 
+// Whether `s` is a whole decimal number that fits v (no sign, no spaces), and its value.
+bool whole_number(const std::string& s, std::uint32_t& v);
+
 // An arbitration table "lane:weight;lane:weight;..." (at most `max_entries` entries, weights in
 // [0, max_weight], lanes below `lanes`); InputError naming the parameter otherwise.
 struct TableEntry {

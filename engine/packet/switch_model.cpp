@@ -1,7 +1,7 @@
 #include "engine/packet/switch_model.hpp"
 
 #include "core/error.hpp"
-#include "core/format.hpp"
+#include "engine/packet/output_scheduler.hpp"
 
 namespace interflow::packet {
 
@@ -16,17 +16,11 @@ std::vector<std::uint32_t> parse_sl2vl(const std::string& text, const std::strin
   while (start <= text.size()) {
     const std::size_t end = std::min(text.find(';', start), text.size());
     const std::string item = text.substr(start, end - start);
-    std::size_t used = 0;
-    unsigned long vl = 0;
-    try {
-      vl = std::stoul(item, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (item.empty() || used != item.size() || vl >= vls)
+    std::uint32_t vl = 0;
+    if (!whole_number(item, vl) || vl >= vls)
       throw InputError(what + ": entry " + std::to_string(table.size()) + " '" + item + "' is not a VL in 0.." +
                        std::to_string(vls - 1) + " (expected VL;VL;... one per SL)");
-    table.push_back(static_cast<std::uint32_t>(vl));
+    table.push_back(vl);
     start = end + 1;
   }
   if (table.size() > 16) throw InputError(what + ": at most 16 SLs");
