@@ -38,6 +38,14 @@ void add_workload_options(OptionTable& t, DynamicConfig& c) {
 }
 
 void add_engine_options(OptionTable& t, DynamicConfig& c) {
+  t.text("--transport", c.transport,
+         "how the network carries messages: flow (max-min fair flows) or packet (the packet engine: flits, credits, "
+         "switch models; manual/packet.md \"Closed-loop workloads\")");
+  add_packet_options(t, c.packet);
+  t.wholes("--mtu-bytes", c.mtu_bytes,
+           "--transport packet: the largest packet of each service class in bytes (one value: every class; 0 or none: "
+           "one flit)",
+           0, 1u << 30);
   t.whole("-j,--threads", c.threads, "worker threads for routing (0 = all cores)", 0, 4096);
   t.whole("--max-flows", c.max_flows, "refuse patterns that would generate more flows", 1);
   t.real("--max-path-memory-gib,--max-path-memory", c.max_path_memory_gib,
@@ -75,6 +83,13 @@ void refuse_conflicts(const OptionTable& t, const DynamicConfig& c) {
   t.refuse_unless("--class-cap", c.policy == "qos", "with --policy qos");
   t.refuse_unless("--class-priority", c.policy == "fp" || c.policy == "qos", "with --policy fp or qos");
   t.refuse_unless("--flows-csv", !t.out_dir().empty(), "with --out DIR");
+  const bool packets = c.transport == "packet";
+  for (const std::string& o : packet_option_names()) t.refuse_unless(o, packets, "with --transport packet");
+  t.refuse_unless("--mtu-bytes", packets, "with --transport packet");
+  for (const char* o : {"--policy", "--class-share", "--class-cap", "--class-priority", "--full-resolve",
+                        "--max-path-memory-gib"})
+    t.refuse_unless(o, !packets,
+                    "to the flow transport (with --transport packet, the switches' output schedulers share the links)");
   t.refuse_together("--json", "--quiet", "--json prints the summary, --quiet prints nothing");
 }
 
@@ -103,6 +118,13 @@ std::map<std::string, Json> resolved_options(const DynamicRun& run) {
   if (!apps)
     for (const char* o : {"cpu-scale", "max-in-flight", "inrflow-time-unit"}) r[o] = nullptr;
   if (c.inrflow_workload.empty()) r["inrflow-time-unit"] = nullptr;
+  if (c.transport == "packet") {
+    for (const char* o : {"policy", "class-share", "class-cap", "class-priority", "full-resolve", "max-path-memory-gib"})
+      r[o] = nullptr;
+  } else {
+    for (const std::string& o : packet_option_names()) r[o.substr(2)] = nullptr;
+    r["mtu-bytes"] = nullptr;
+  }
   return r;
 }
 
@@ -133,6 +155,10 @@ Command add_dynamic_command(CLI::App& app, const Plugins& plugins) {
     if (!run.pattern_spec.name.empty()) {
       add_plugin(header, "pattern", run.pattern_spec, run.pattern_params);
       add_plugin(header, "arrival", run.arrival_spec, run.arrival_params);
+    }
+    if (run.packet) {
+      add_plugin(header, "switch", run.packet->switch_spec, run.packet->switch_params);
+      add_plugin(header, "scheduler", run.packet->scheduler_spec, run.packet->scheduler_params);
     }
     const Json summary = dynamic_summary(run, header);
     if (!t->out_dir().empty()) {

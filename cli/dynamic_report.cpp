@@ -70,6 +70,19 @@ Json simulation_json(const TransportResult& r) {
           {"solve_share", r.simulate_seconds > 0 ? r.solve_seconds / r.simulate_seconds : 0.0}};
 }
 
+// The packet transport's network and simulator statistics.
+Json packet_json(const DynamicRun& run) {
+  Json j = packet_network_json(*run.packet);
+  const packet::RunStats& st = run.packet_stats;
+  const double seconds = std::max(1e-9, run.result.simulate_seconds);
+  j["cycles"] = st.cycles;
+  j["flit_hops"] = st.flit_hops;
+  j["credit_stalls"] = st.credit_stalls;
+  j["application_queue_peak"] = st.app_queue_peak;
+  j["flit_hops_per_second"] = static_cast<double>(st.flit_hops) / seconds;
+  return j;
+}
+
 Timings timings(const DynamicRun& run) {
   return {{"build", run.build_seconds},           {"workload", run.workload_seconds},
           {"route", run.result.route_seconds},    {"simulate", run.result.simulate_seconds},
@@ -95,7 +108,11 @@ Json dynamic_summary(const DynamicRun& run, const RunHeader& header) {
                 {"path_variables", r.paths.num_vars()}};
   j["makespan_s"] = r.makespan_s;
   j["mean_throughput_gbps"] = t.mean_throughput_gbps;
-  j["policy"] = run.config.policy;
+  j["transport"] = run.config.transport;
+  if (run.packet)
+    j["packet"] = packet_json(run);
+  else
+    j["policy"] = run.config.policy;
   j["classes"] = classes_json(run);
   if (run.applications()) {
     Json apps = Json::array();
@@ -142,13 +159,21 @@ void print_dynamic_summary(const DynamicRun& run, const RunHeader& header, std::
   const std::vector<drivers::ClassTotals> classes = per_class(run);
   if (classes.size() > 1)
     for (std::size_t c = 0; c < classes.size(); ++c)
-      out << "  class " << c << " (policy " << run.config.policy << ")  flows " << classes[c].delivered
+      out << "  class " << c << " (" << (run.packet ? "SL " + std::to_string(c) : "policy " + run.config.policy)
+          << ")  flows " << classes[c].delivered
           << ", throughput " << classes[c].throughput_gbps() << " Gbit/s, completion mean/max "
           << classes[c].mean_completion_s() << " / " << classes[c].completion_max_s << " s\n";
+  if (run.packet) {
+    const packet::RunStats& st = run.packet_stats;
+    row("packet engine") << st.flit_hops << " flit-hops in " << st.cycles << " cycles of "
+                         << run.packet->fabric->clock_ns() << " ns, " << run.packet->scheme.name()
+                         << " virtual channels\n";
+  }
   row("events / batches") << r.events << " / " << r.batches << " ("
                           << (r.simulate_seconds > 0 ? static_cast<double>(r.events) / r.simulate_seconds : 0.0)
                           << " events/s)\n";
-  row("re-solved variables per batch")
+  if (!run.packet)
+    row("re-solved variables per batch")
       << (r.batches ? static_cast<double>(r.solved_vars) / static_cast<double>(r.batches) : 0.0) << " (solver "
       << std::fixed << std::setprecision(0)
       << (r.simulate_seconds > 0 ? 100 * r.solve_seconds / r.simulate_seconds : 0.0) << " % of the simulation)\n";

@@ -62,16 +62,23 @@ void make_pattern_workload(const Plugins& plugins, DynamicRun& run) {
   run.workload_text = std::move(w.description);
 }
 
+// The number of service classes the workload uses (at least 1).
+std::uint32_t service_classes(const DynamicRun& run) {
+  std::uint32_t classes = 1;
+  for (std::uint32_t k : run.workload.service_class) classes = std::max(classes, k + 1);
+  for (const Application& app : run.apps) {
+    classes = std::max(classes, app.service_class + 1);
+    for (std::uint8_t k : app.is_graph() ? app.graph.klass : app.program.klass)
+      if (k != kAppClass) classes = std::max<std::uint32_t>(classes, k + 1u);
+  }
+  return classes;
+}
+
 // The class policy over the classes the workload uses.
 maxmin::ClassPolicy class_policy(const Plugins& plugins, const DynamicRun& run) {
   const DynamicConfig& c = run.config;
   maxmin::ClassPolicyInput input;
-  for (std::uint32_t k : run.workload.service_class) input.classes = std::max(input.classes, k + 1);
-  for (const Application& app : run.apps) {
-    input.classes = std::max(input.classes, app.service_class + 1);
-    for (std::uint8_t k : app.is_graph() ? app.graph.klass : app.program.klass)
-      if (k != kAppClass) input.classes = std::max<std::uint32_t>(input.classes, k + 1u);
-  }
+  input.classes = service_classes(run);
   input.values = c.policy == "ba" ? c.class_shares : c.class_caps;
   input.priorities = c.class_priorities;
   return maxmin::make_class_policy(plugins.class_policies, c.policy, input);
@@ -103,17 +110,10 @@ void run_and_write_traces(const Network& net, Transport& transport, drivers::Dri
   }
 }
 
-void simulate(const Plugins& plugins, DynamicRun& run, Progress& progress) {
+// The workload through the application driver on `transport`; the results into `run`.
+void drive(Transport& transport, DynamicRun& run, Progress& progress) {
   const DynamicConfig& c = run.config;
   const Network& net = run.setup.topology->network();
-  flow::FlowTransportOptions options;
-  options.seed = c.network.seed;
-  options.max_path_bytes = static_cast<std::uint64_t>(c.max_path_memory_gib * static_cast<double>(1ULL << 30));
-  options.series_bins = c.series_bins;
-  options.incremental = !c.full_resolve;
-  options.policy = class_policy(plugins, run);
-  options.progress = &progress;
-  flow::FlowTransport transport(net, *run.setup.routing, options);
   if (!run.applications()) {
     run.result = drivers::run_flows(net, transport, run.workload, &progress);
     return;
@@ -131,6 +131,39 @@ void simulate(const Plugins& plugins, DynamicRun& run, Progress& progress) {
   run.workload.service_class = std::move(run.tasks.messages.service_class);
   run.workload.start_s.assign(run.workload.bytes.size(), 0.0);
   run.result = std::move(run.tasks.flows);
+}
+
+// The packet transport: every endpoint pair routed once, the switch model, one SL per class.
+void simulate_packets(const Plugins& plugins, DynamicRun& run, Progress& progress) {
+  const DynamicConfig& c = run.config;
+  progress.phase("routing every endpoint pair");
+  run.packet = build_packet_setup(plugins, run.setup, c.network, c.packet, service_classes(run));
+  packet::PacketTransportOptions options;
+  options.seed = c.network.seed;
+  options.mtu_bytes = c.mtu_bytes;
+  options.injection_queue_bytes = c.packet.injection_queue_bytes;
+  options.series_bins = c.series_bins;
+  packet::PacketTransport transport(run.packet->network(run.setup.topology->network()), options);
+  drive(transport, run, progress);
+  run.result.route_seconds = run.packet->route_seconds;
+  run.packet_stats = transport.sim().stats();
+}
+
+void simulate(const Plugins& plugins, DynamicRun& run, Progress& progress) {
+  const DynamicConfig& c = run.config;
+  if (c.transport == "packet") {
+    simulate_packets(plugins, run, progress);
+    return;
+  }
+  flow::FlowTransportOptions options;
+  options.seed = c.network.seed;
+  options.max_path_bytes = static_cast<std::uint64_t>(c.max_path_memory_gib * static_cast<double>(1ULL << 30));
+  options.series_bins = c.series_bins;
+  options.incremental = !c.full_resolve;
+  options.policy = class_policy(plugins, run);
+  options.progress = &progress;
+  flow::FlowTransport transport(run.setup.topology->network(), *run.setup.routing, options);
+  drive(transport, run, progress);
 }
 
 }  // namespace
@@ -152,6 +185,9 @@ DynamicRun run_dynamic(const Plugins& plugins, const DynamicConfig& config) {
     run.arrival_params = plugins.arrivals.validate(run.arrival_spec);
   }
   plugins.class_policies.validate(Spec::parse(config.policy, "--policy"));
+  if (config.transport != "flow" && config.transport != "packet")
+    throw InputError("--transport '" + config.transport + "': expected flow or packet");
+  if (config.transport == "packet") validate_packet_options(plugins, config.packet);
   progress.phase("building topology");
   run.setup = build_network(plugins, config.network);
   run.build_seconds = clock.seconds();

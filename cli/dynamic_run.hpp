@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/packet_setup.hpp"
 #include "cli/setup.hpp"
 #include "core/flow_workload.hpp"
 #include "engine/drivers/driver.hpp"
@@ -40,6 +41,11 @@ struct DynamicConfig {
   std::vector<double> class_caps;       // qos
   std::vector<std::uint32_t> class_priorities;  // fp, qos
   bool progress = false;
+  // The transport: "flow" (max-min fair flows) or "packet" (the packet engine, manual/packet.md
+  // "Closed-loop workloads") with its options and the MTU of each service class (one for all).
+  std::string transport = "flow";
+  PacketOptions packet;
+  std::vector<std::uint32_t> mtu_bytes;
   // Trace generation (one application): write it as a GOAL schedule and/or a VEF trace, the VEF
   // dependencies taken from this run (workloads/traces.hpp).
   std::string write_goal, write_vef;
@@ -56,6 +62,9 @@ struct DynamicRun {
   // Application mode only.
   std::vector<Application> apps;
   drivers::RunResult tasks;  // its messages and flows are moved into workload and result
+  // Packet transport only: the packet network and the simulator's statistics.
+  std::unique_ptr<PacketSetup> packet;
+  packet::RunStats packet_stats;
   double build_seconds = 0, workload_seconds = 0, total_seconds = 0;
   unsigned threads_used = 0;
   bool applications() const { return !apps.empty(); }

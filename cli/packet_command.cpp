@@ -13,23 +13,6 @@ namespace interflow::cli {
 
 namespace {
 
-void add_packet_options(OptionTable& t, PacketConfig& c) {
-  t.whole("--flit-bytes", c.clock.flit_bytes, "bytes per flit (the flow-control unit: one credit per flit)", 1, 65536);
-  t.real("--clock-ns", c.clock.clock_ns,
-         "ns per cycle (0: the time a flit takes on the slowest link, which then carries 1 flit/cycle)", 0, 1e6);
-  t.text("--switch", c.switch_model,
-         "switch model and its parameters: vct (input-queued) or ib (InfiniBand); see `interflow list switch`");
-  t.text("--scheduler", c.scheduler,
-         "output scheduler of output-buffered switches (ib): rr, priority, vlarb, dtable; see `interflow list "
-         "output-scheduler`");
-  t.whole("--nic-delay", c.router.nic_delay, "cycles from a message's generation to its first packet's eligibility", 0,
-          1000000);
-  t.text("--vc-scheme", c.vc_scheme,
-         "deadlock avoidance: auto, single, dateline (tori) or hops (distance classes); every run is checked");
-  t.whole("--injection-queue-bytes", c.injection_queue_bytes,
-          "bytes of a NIC's injection queue per service level; messages wait in the application queue beyond", 1);
-}
-
 void add_traffic_options(OptionTable& t, PacketConfig& c) {
   t.text("-p,--pattern", c.pattern,
          "destination rule of every SL: uniform (random per message) or any static pattern (a source draws among its "
@@ -45,7 +28,7 @@ void add_traffic_options(OptionTable& t, PacketConfig& c) {
   t.whole("--warmup", c.run.warmup, "cycles before the measurement window", 0);
   t.whole("--measure", c.run.measure, "cycles of the measurement window", 1);
   t.whole("--drain-limit", c.run.drain_limit, "cycles after the window for the measured messages to arrive", 0);
-  t.whole("--max-flows", c.max_flows, "refuse networks with more endpoint pairs (every pair is routed)", 1);
+  t.whole("--max-flows", c.engine.max_pairs, "refuse networks with more endpoint pairs (every pair is routed)", 1);
 }
 
 // A load result's fields, latencies in cycles and ns.
@@ -83,13 +66,8 @@ Json sl_json(const PacketRun& run, std::size_t i, double ns) {
 Json packet_summary(const PacketRun& run, const PacketConfig& c, RunHeader header) {
   Json j = head_json(header);
   const packet::RunStats& st = run.sim->stats();
-  const double ns = run.fabric->clock_ns();
-  j["clock_ns"] = ns;
-  j["vc_scheme"] = run.scheme.name();
-  j["vc_classes"] = run.scheme.classes;
-  j["endpoints"] = run.fabric->num_nics();
-  j["routers"] = run.fabric->num_routers();
-  j["channels"] = run.fabric->num_channels();
+  const double ns = run.net->fabric->clock_ns();
+  j.update(packet_network_json(*run.net));
   add_load_json(j, run.result.total, ns);
   j["cycles"] = st.cycles;
   j["window_cycles"] = c.run.measure;
@@ -106,7 +84,7 @@ Json packet_summary(const PacketRun& run, const PacketConfig& c, RunHeader heade
 }
 
 void write_channels_csv(const PacketRun& run, const PacketConfig& c, std::ostream& out) {
-  const packet::Fabric& f = *run.fabric;
+  const packet::Fabric& f = *run.net->fabric;
   const packet::RunStats& st = run.sim->stats();
   out << "channel,link,src_element,dst_element,kind,flits_per_cycle,latency_cycles,flits,utilisation,"
          "peak_input_flits,peak_output_flits,credit_stalls\n";
@@ -121,7 +99,7 @@ void write_channels_csv(const PacketRun& run, const PacketConfig& c, std::ostrea
 }
 
 void write_service_levels_csv(const PacketRun& run, std::ostream& out) {
-  const double ns = run.fabric->clock_ns();
+  const double ns = run.net->fabric->clock_ns();
   out << "sl,name,generator,offered,accepted,saturated,mean_latency_cycles,mean_latency_ns,latency_ci95_cycles,"
          "mean_network_latency_cycles,max_latency_cycles,generated_messages,delivered_messages,delivered_packets\n";
   for (std::size_t i = 0; i < run.traffic.size(); ++i) {
@@ -138,9 +116,9 @@ void write_service_levels_csv(const PacketRun& run, std::ostream& out) {
 void print_packet(const PacketRun& run, const RunHeader& header, std::ostream& out) {
   print_head(out, header);
   const auto& r = run.result.total;
-  const double ns = run.fabric->clock_ns();
-  out << "  clock " << number_text(ns) << " ns, " << run.fabric->flit_bytes() << "-byte flits; virtual channels: "
-      << run.scheme.name() << " scheme, " << run.scheme.classes << " class(es)\n"
+  const double ns = run.net->fabric->clock_ns();
+  out << "  clock " << number_text(ns) << " ns, " << run.net->fabric->flit_bytes() << "-byte flits; virtual channels: "
+      << run.net->scheme.name() << " scheme, " << run.net->scheme.classes << " class(es)\n"
       << "  offered / accepted            " << number_text(r.offered) << " / " << number_text(r.accepted)
       << " flits/cycle/NIC" << (r.saturated ? "  (saturated: the measured messages did not drain)" : "") << '\n'
       << "  mean latency                  " << number_text(r.mean_latency) << " cycles (" << number_text(r.mean_latency * ns)
@@ -184,7 +162,7 @@ Command add_packet_command(CLI::App& app, const Plugins& plugins) {
   auto t = std::make_shared<OptionTable>(cmd);
   t->add_config();
   add_network_options(*t, c->network);
-  add_packet_options(*t, *c);
+  add_packet_options(*t, c->engine);
   add_traffic_options(*t, *c);
   t->add_out("write summary.json, service_levels.csv, channels.csv and config.toml into this folder");
   t->add_output_flags();
@@ -200,8 +178,8 @@ Command add_packet_command(CLI::App& app, const Plugins& plugins) {
                    RunHeader header{"packet", "packet engine", c->network.seed, 1,
                                     t->echo({{"routing", run.setup.routing_spec.text}}), {}};
                    add_network(header, run.setup);
-                   add_plugin(header, "switch", run.switch_spec, run.switch_params);
-                   add_plugin(header, "scheduler", run.scheduler_spec, run.scheduler_params);
+                   add_plugin(header, "switch", run.net->switch_spec, run.net->switch_params);
+                   add_plugin(header, "scheduler", run.net->scheduler_spec, run.net->scheduler_params);
                    add_plugin(header, "pattern", run.pattern_spec, run.pattern_params);
                    const Json summary = packet_summary(run, *c, header);
                    if (!t->out_dir().empty()) {

@@ -6,6 +6,7 @@
 
 #include "cli/options.hpp"
 #include "cli/plugins.hpp"
+#include "cli/packet_setup.hpp"
 #include "cli/setup.hpp"
 #include "engine/packet/open_loop.hpp"
 
@@ -13,12 +14,7 @@ namespace interflow::cli {
 
 struct PacketConfig {
   NetworkOptions network;
-  packet::ClockConfig clock;
-  packet::RouterConfig router;  // nic_delay; the rest comes from the switch model
-  std::string switch_model = "vct";
-  std::string scheduler = "rr";
-  std::string vc_scheme = "auto";
-  std::uint64_t injection_queue_bytes = 229376;
+  PacketOptions engine;  // the clock, the switch model and its scheduler, the NICs
   std::string pattern = "uniform";  // the destination rule of every SL
   // The SLs: generator specs (--sl), or a named mix (--mix), or else one 'messages' SL of these.
   std::vector<std::string> sls;
@@ -28,24 +24,19 @@ struct PacketConfig {
   std::uint32_t mtu_bytes = 0;  // 0: one flit
   std::string process = "bernoulli";
   packet::RunConfig run;
-  std::uint64_t max_flows = 20'000'000;
   bool progress = true;
 };
 
 struct PacketRun {
   NetworkSetup setup;
-  PathTable paths;
-  std::unique_ptr<packet::Fabric> fabric;
-  std::unique_ptr<packet::ChannelRoutes> routes;
-  packet::VcScheme scheme;
+  std::unique_ptr<PacketSetup> net;  // channels, routes, switch, VC scheme
   std::unique_ptr<packet::DestinationRule> rule;
   std::vector<std::string> sl_specs;  // the generator of each SL, as run
   std::vector<std::unique_ptr<packet::SlGenerator>> traffic;
   std::unique_ptr<packet::PacketSim> sim;
   packet::OpenLoopResult result;
-  Spec pattern_spec, switch_spec, scheduler_spec;
-  ParamSet pattern_params, switch_params, scheduler_params;
-  packet::RouterConfig router;
+  Spec pattern_spec;
+  ParamSet pattern_params;
   double build_seconds = 0, route_seconds = 0, simulate_seconds = 0;
 };
 

@@ -69,6 +69,15 @@ void add_network_aware_options(OptionTable& t, ScheduleConfig& c) {
   t.text("--job-app-by", c.job_app_by,
          "network-aware: which SWF field picks a job's --job-app: executable (14), queue (15) or position")
       ->check(CLI::IsMember({"executable", "queue", "position"}));
+  t.text("--transport", c.transport,
+         "network-aware: how the network carries the jobs' messages: flow (max-min fair flows) or packet (the packet "
+         "engine; manual/packet.md \"Closed-loop workloads\")")
+      ->check(CLI::IsMember({"flow", "packet"}));
+  add_packet_options(t, c.packet);
+  t.wholes("--mtu-bytes", c.mtu_bytes,
+           "--transport packet: the largest packet of each service class in bytes (one value: every class; 0 or none: "
+           "one flit)",
+           0, 1u << 30);
 }
 
 // One job source; each option only where it applies.
@@ -90,8 +99,11 @@ void refuse_conflicts(const OptionTable& t, const ScheduleConfig& c) {
   if (c.network_aware && c.job_apps.empty() && c.inrflow_workload.empty())
     throw InputError("--network-aware needs the jobs' applications: --job-app SPEC (repeatable)");
   for (const char* o : {"--topology", "--routing", "--endpoint-gbps", "--switch-gbps", "--endpoint-latency-ns",
-                        "--switch-latency-ns", "--job-app", "--job-app-by", "--mapping"})
+                        "--switch-latency-ns", "--job-app", "--job-app-by", "--mapping", "--transport"})
     t.refuse_unless(o, c.network_aware, "with --network-aware");
+  for (const std::string& o : packet_option_names())
+    t.refuse_unless(o, c.network_aware && c.transport == "packet", "with --network-aware --transport packet");
+  t.refuse_unless("--mtu-bytes", c.network_aware && c.transport == "packet", "with --network-aware --transport packet");
   t.refuse_together("--json", "--quiet", "--json prints the summary, --quiet prints nothing");
 }
 
@@ -108,9 +120,13 @@ std::map<std::string, Json> resolved_options(const ScheduleRun& run) {
       r[o] = nullptr;
   if (c.estimate != "scaled") r["estimate-scale"] = nullptr;
   if (c.inrflow_workload.empty()) r["inrflow-time-unit"] = nullptr;
+  if (!c.network_aware || c.transport != "packet") {
+    for (const std::string& o : packet_option_names()) r[o.substr(2)] = nullptr;
+    r["mtu-bytes"] = nullptr;
+  }
   if (!c.network_aware) {
     for (const char* o : {"topology", "routing", "endpoint-gbps", "switch-gbps", "endpoint-latency-ns",
-                          "switch-latency-ns", "job-app-by", "mapping", "time-scale"})
+                          "switch-latency-ns", "job-app-by", "mapping", "time-scale", "transport"})
       r[o] = nullptr;
   } else {
     r["routing"] = run.setup->routing_spec.text;

@@ -40,6 +40,8 @@ Json schedule_summary(const ScheduleRun& run, const RunHeader& header) {
   if (run.setup) {
     j["mean_network_slowdown"] = run.mean_network_slowdown;
     j["simulations"] = run.simulations;
+    j["transport"] = run.config.transport;
+    if (run.packet) j["packet"] = packet_network_json(*run.packet);
   }
   foot_json(j, timings(run));
   return j;
@@ -64,7 +66,8 @@ void print_schedule_summary(const ScheduleRun& run, const RunHeader& header, std
   row("throughput") << m.throughput_per_hour << " jobs/hour\n";
   if (run.setup)
     row("network slowdown mean") << run.mean_network_slowdown << " (run time / alone on its nodes, "
-                                 << run.simulations << " simulations)\n";
+                                 << run.simulations << " simulations on the " << run.config.transport
+                                 << " transport)\n";
   print_foot(out, timings(run));
 }
 

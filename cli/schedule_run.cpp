@@ -28,6 +28,28 @@ scheduler::JobStream read_jobs(const Plugins& plugins, const ScheduleConfig& c) 
   return scheduler::inrflow_jobs(c.inrflow_workload, plugins.apps, c.inrflow_time_unit);
 }
 
+// A fresh transport for every simulation of the jobs' applications: flows, or packets on one packet
+// network routed once (its switch's default SL2VL table covers service class 0).
+TransportFactory transports(const Plugins& plugins, ScheduleRun& run) {
+  const ScheduleConfig& c = run.config;
+  const Network& net = run.setup->topology->network();
+  if (c.transport == "packet") {
+    run.packet = build_packet_setup(plugins, *run.setup, c.network, c.packet, 1);
+    packet::PacketTransportOptions options;
+    options.seed = c.network.seed;
+    options.mtu_bytes = c.mtu_bytes;
+    options.injection_queue_bytes = c.packet.injection_queue_bytes;
+    return [network = run.packet->network(net), options] {
+      return std::make_unique<packet::PacketTransport>(network, options);
+    };
+  }
+  flow::FlowTransportOptions options;
+  options.seed = c.network.seed;
+  return [net = &net, routing = run.setup->routing.get(), options] {
+    return std::make_unique<flow::FlowTransport>(*net, *routing, options);
+  };
+}
+
 // Network-aware: the network, and a runner that simulates the jobs' applications on it.
 std::unique_ptr<scheduler::NetworkRunner> network_runner(const Plugins& plugins, ScheduleRun& run) {
   const ScheduleConfig& c = run.config;
@@ -43,13 +65,8 @@ std::unique_ptr<scheduler::NetworkRunner> network_runner(const Plugins& plugins,
     job_apps = scheduler::assign_applications(run.stream.set.jobs, c.job_apps, c.job_app_by);
   else
     for (const workloads::InrflowApp& a : run.stream.apps) job_apps.push_back(a.kernel);
-  flow::FlowTransportOptions transport_options;
-  transport_options.seed = c.network.seed;
-  TransportFactory transports = [net = &net, routing = run.setup->routing.get(), transport_options] {
-    return std::make_unique<flow::FlowTransport>(*net, *routing, transport_options);
-  };
   auto runner = std::make_unique<scheduler::NetworkRunner>(
-      net, std::move(transports), plugins.apps, settings, run.stream.set.jobs, job_apps, run.nodes,
+      net, transports(plugins, run), plugins.apps, settings, run.stream.set.jobs, job_apps, run.nodes,
       drivers::DriverOptions{}, plugins.mappings.create(run.mapping_spec, run.stream.set.jobs), c.network.seed);
   runner->set_estimates(run.stream.set.jobs, c.estimate_factor);
   return runner;

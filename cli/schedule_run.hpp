@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/packet_setup.hpp"
 #include "cli/setup.hpp"
 #include "scheduler/job_sources.hpp"
 #include "scheduler/schedule.hpp"
@@ -35,6 +36,10 @@ struct ScheduleConfig {
   std::string inrflow_workload;  // network-aware: jobs from INRFlow's workload file
   double inrflow_time_unit = 1e-9;
   std::string mapping = "consecutive", job_app_by = "executable";
+  // The transport of the jobs' messages: flow or packet (with the packet engine's options).
+  std::string transport = "flow";
+  PacketOptions packet;
+  std::vector<std::uint32_t> mtu_bytes;
 };
 
 struct ScheduleRun {
@@ -42,6 +47,7 @@ struct ScheduleRun {
   scheduler::JobStream stream;
   std::uint32_t nodes = 0;  // machine size used
   std::unique_ptr<NetworkSetup> setup;  // network-aware only
+  std::unique_ptr<PacketSetup> packet;  // network-aware with --transport packet
   scheduler::ScheduleResult result;
   Spec selection_spec, allocation_spec, mapping_spec;
   ParamSet selection_params, allocation_params, mapping_params;

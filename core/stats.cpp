@@ -124,4 +124,16 @@ MeanCi mean_ci95(std::span<const double> values) {
   return r;
 }
 
+void add_to_bins(std::vector<double>& series, double bin_s, double a, double b, double value) {
+  const std::size_t bins = series.size();
+  if (bins == 0 || !(bin_s > 0)) return;
+  for (double t = a; t < b;) {
+    auto bin = std::min<std::size_t>(bins - 1, static_cast<std::size_t>(t / bin_s));
+    while (bin + 1 < bins && static_cast<double>(bin + 1) * bin_s <= t) ++bin;
+    const double end = bin + 1 == bins ? b : std::min(b, static_cast<double>(bin + 1) * bin_s);
+    series[bin] += value * ((end - t) / bin_s);
+    t = end;
+  }
+}
+
 }  // namespace interflow

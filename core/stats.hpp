@@ -36,4 +36,10 @@ MeanCi mean_ci95(std::span<const double> values);
 // Accurate to about 1e-10; tests check it against the tabulated values.
 double student_t_quantile(double p, double df);
 
+// Time series in equal bins: adds `value` x (the share of each bin that [a, b) covers) into
+// `series`, whose bins are `bin_s` long; the last bin takes whatever lies beyond it. A time on a bin's
+// boundary belongs to the later bin (the quotient t / bin_s may round either way there). A
+// piecewise-constant rate added piece by piece gives each bin its time-averaged rate.
+void add_to_bins(std::vector<double>& series, double bin_s, double a, double b, double value);
+
 }  // namespace interflow

@@ -1,10 +1,19 @@
 #include "core/transport.hpp"
 
+#include <algorithm>
 #include <numeric>
 
 #include "core/error.hpp"
 
 namespace interflow {
+
+bool TransportResult::start_series(std::uint32_t bins) {
+  bins = std::max<std::uint32_t>(1, bins);
+  bin_s = makespan_s > 0 ? makespan_s / bins : 0;
+  series_gbps.assign(bins, 0);
+  series_active.assign(bins, 0);
+  return bin_s > 0;
+}
 
 PathTable route_messages(const Network& net, const Routing& routing, const MessageTable& messages,
                          const RouteContext& ctx) {

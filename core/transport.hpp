@@ -9,7 +9,8 @@
 //
 //   open(messages)                       every message of the run, before the first start
 //   repeat:
-//     t = min(next_event(), the driver's own next event);  stop when both are never
+//     own = the driver's own next event
+//     t = min(next_event(own), own);        stop when both are never
 //     horizon = advance_to(t)            events up to `horizon` form one batch (same instant)
 //     take_sent(horizon, sent)           transfers that ended: complete their sends
 //     while next_delivery() <= horizon:  pop_delivery() in time order, interleaved with the
@@ -75,6 +76,10 @@ struct TransportResult {
   std::uint64_t solved_vars = 0, changed_vars = 0, solver_rounds = 0;
   double route_seconds = 0, simulate_seconds = 0, solve_seconds = 0;
   double max_verify_error = 0;  // flow transport with verification: largest relative rate difference found
+
+  // Sizes the time series to `bins` (at least 1) zeroed bins over the makespan (set it first);
+  // returns false when the makespan is 0 and the series stay empty of time.
+  bool start_series(std::uint32_t bins);
 };
 
 class Transport {
@@ -91,8 +96,11 @@ class Transport {
   // 0 bytes): it is then sent at once (the caller completes its send) and its delivery is queued
   // (if awaited).
   virtual bool start(MessageId m) = 0;
-  // The earliest transfer end or delivery still to come (kNever if none).
-  virtual double next_event() = 0;
+  // The earliest transfer end or awaited delivery still to come (kNever if none). `bound` is the
+  // driver's own next event: a transport that finds its events by simulating ahead (the packet
+  // engine) simulates no further than `bound`, since what the driver does then may change what
+  // follows; it then returns a time after `bound` (or kNever) when it knows of no event up to it.
+  virtual double next_event(double bound) = 0;
   // Moves the clock to t (never backwards); returns the end of the batch that starts there.
   virtual double advance_to(double t) = 0;
   // Appends the messages whose transfer ended by `horizon`, in the order they ended.

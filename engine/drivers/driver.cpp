@@ -344,8 +344,8 @@ std::uint32_t Driver::pop_initial() {
 void Driver::run_batches() {
   if (options_.progress) options_.progress->phase("simulating: messages sent", res_.messages.size());
   for (;;) {
-    const double next =
-        std::min({transport_.next_event(), events_.empty() ? kNever : events_.top().time, next_initial_time()});
+    const double own = std::min(events_.empty() ? kNever : events_.top().time, next_initial_time());
+    const double next = std::min(transport_.next_event(own), own);
     if (next == kNever) break;
     horizon_ = transport_.advance_to(next);
     sent_.clear();

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "core/stats.hpp"
+
 namespace interflow::flow {
 
 FlowTransport::FlowTransport(const Network& net, const Routing& routing, const FlowTransportOptions& options)
@@ -97,7 +99,7 @@ bool FlowTransport::start(MessageId f) {
   return true;
 }
 
-double FlowTransport::next_event() {
+double FlowTransport::next_event(double /*bound*/) {
   return std::min(completion_.empty() ? kNever : completion_.top_key(), next_delivery());
 }
 
@@ -224,25 +226,12 @@ void FlowTransport::close() {
 // Time series: the piecewise-constant rate and active count averaged over equal bins.
 void FlowTransport::close_series() {
   TransportResult& r = *r_;
-  const std::uint32_t bins = std::max<std::uint32_t>(1, options_.series_bins);
-  r.bin_s = r.makespan_s > 0 ? r.makespan_s / bins : 0;
-  r.series_gbps.assign(bins, 0);
-  r.series_active.assign(bins, 0);
-  if (r.bin_s <= 0) return;
-  // Segment i holds from its time to the next segment's (the last to the makespan); each piece of it
-  // in a bin adds its value x its share of the bin. A time on a bin's boundary belongs to the later
-  // bin (the quotient t / bin_s may round either way there), and the last bin takes the rest.
+  if (!r.start_series(options_.series_bins)) return;
+  // Segment i holds from its time to the next segment's (the last to the makespan).
   for (std::size_t i = 0; i < segments_.size(); ++i) {
     const double a = segments_[i].time, b = i + 1 < segments_.size() ? segments_[i + 1].time : r.makespan_s;
-    for (double t = a; t < b;) {
-      auto bin = std::min<std::size_t>(bins - 1, static_cast<std::size_t>(t / r.bin_s));
-      while (bin + 1 < bins && static_cast<double>(bin + 1) * r.bin_s <= t) ++bin;
-      const double end = bin + 1 == bins ? b : std::min(b, static_cast<double>(bin + 1) * r.bin_s);
-      const double share = (end - t) / r.bin_s;
-      r.series_gbps[bin] += segments_[i].gbps * share;
-      r.series_active[bin] += segments_[i].active * share;
-      t = end;
-    }
+    add_to_bins(r.series_gbps, r.bin_s, a, b, segments_[i].gbps);
+    add_to_bins(r.series_active, r.bin_s, a, b, segments_[i].active);
   }
 }
 

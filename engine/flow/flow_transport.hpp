@@ -41,7 +41,7 @@ class FlowTransport final : public Transport {
   void open(const MessageTable& messages, TransportResult& result) override;
   double now() const override { return now_; }
   bool start(MessageId m) override;
-  double next_event() override;
+  double next_event(double bound) override;  // every event is known: bound unused
   double advance_to(double t) override;
   void take_sent(double horizon, std::vector<MessageId>& sent) override;
   double next_delivery() const override { return deliveries_.empty() ? kNever : deliveries_.top().time; }

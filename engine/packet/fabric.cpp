@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 #include "core/error.hpp"
 #include "core/format.hpp"
@@ -100,6 +101,8 @@ void Fabric::route(const PathTable& paths, std::uint32_t var, EndpointId s, Endp
 
 ChannelRoutes::ChannelRoutes(const Fabric& fabric, const PathTable& paths) : offset_(paths.num_vars() + 1, 0) {
   const std::uint32_t n = fabric.num_nics();
+  if (paths.num_flows() != static_cast<std::uint64_t>(n) * n)
+    throw std::logic_error("ChannelRoutes: the path table must hold one flow per ordered endpoint pair");
   std::vector<ChannelId> route;
   for (FlowId f = 0; f < paths.num_flows(); ++f)
     for (std::uint32_t v = paths.first_var(f); v < paths.end_var(f); ++v) {

@@ -54,6 +54,7 @@ PacketSim::PacketSim(const Fabric& fabric, const PathTable& paths, const Channel
   stats_.channel_peak.assign(fabric.num_channels(), 0);
   stats_.output_peak.assign(fabric.num_channels(), 0);
   stats_.channel_credit_stalls.assign(fabric.num_channels(), 0);
+  stats_.channel_busy.assign(fabric.num_channels(), 0);
   stats_.window_end = ~Cycle{0};
 }
 
@@ -119,6 +120,11 @@ void PacketSim::make_output_buffers() {
   offer_vc_.assign(lanes_, kNone);
 }
 
+void PacketSim::record_injection(Cycle bucket) {
+  if (bucket == 0) throw std::logic_error("PacketSim::record_injection: a bucket of 0 cycles");
+  stats_.injection_bucket = bucket;
+}
+
 void PacketSim::set_window(Cycle start, Cycle end) {
   stats_.window_start = start;
   stats_.window_end = end;
@@ -182,7 +188,8 @@ void PacketSim::send(const Message& m, Cycle when) {
   s.m = m;
   s.generated = when;
   s.injected = ~Cycle{0};
-  s.packets_left = 0;
+  s.packets_left = s.packets_to_inject = s.packets_to_eject = 0;
+  s.arrival = 0;
   s.flits = ceil_div(static_cast<std::uint32_t>(std::min<std::uint64_t>(m.bytes, 0xffffffffu)), fabric_.flit_bytes());
   s.id = next_message_id_++;
   s.measured = when >= stats_.window_start && when < stats_.window_end;
@@ -229,6 +236,8 @@ void PacketSim::generate_packets(std::uint32_t index) {
     pk.tail = pk.ready;
     push(q, p);
     ++s.packets_left;
+    ++s.packets_to_inject;
+    ++s.packets_to_eject;
     ++packets_in_network_;
     injection_bytes_[s.m.src * nic_.service_levels + s.m.sl] += std::uint64_t{pk.flits} * fabric_.flit_bytes();
   }
@@ -293,6 +302,7 @@ Cycle PacketSim::transmit(std::uint32_t p, ChannelId out, std::uint32_t out_vc, 
   const std::uint32_t serial = ceil_div(pk.flits, fabric_.flits_per_cycle(out));
   const Cycle tail_leaves = std::max(start + serial - 1, tail_here);
   channel_free_[out] = tail_leaves + 1;
+  stats_.channel_busy[out] += tail_leaves + 1 - start;
   last_progress_ = now_;
   const ElementId next = fabric_.dst(out);
   if (!fabric_.is_nic(next)) credits_.take(out, out_vc, pk.flits);  // throws if it does not fit
@@ -305,6 +315,9 @@ Cycle PacketSim::transmit(std::uint32_t p, ChannelId out, std::uint32_t out_vc, 
   pk.tail = tail_leaves + fabric_.latency(out);
   if (fabric_.is_nic(next)) {
     schedule(pk.tail, kDelivery, p, 0);
+    MessageState& m = messages_[pk.message];
+    m.arrival = std::max(m.arrival, pk.tail);
+    if (--m.packets_to_eject == 0 && on_arrival_known) on_arrival_known(m.id, m.arrival);
     return tail_leaves;
   }
   pk.ready = head_arrives + router_.pipeline();
@@ -414,6 +427,13 @@ std::uint32_t PacketSim::offer_lanes(ChannelId out) {
   return ready;
 }
 
+void PacketSim::count_injection(std::uint32_t flits) {
+  const std::uint64_t bucket = now_ / stats_.injection_bucket;
+  auto& counts = stats_.injected_flits;
+  if (counts.empty() || counts.back().first != bucket) counts.emplace_back(bucket, 0);
+  counts.back().second += flits;
+}
+
 // One cycle of a NIC: round robin over its service levels, the first ready packet that fits.
 void PacketSim::step_nic(EndpointId e) {
   const ChannelId c = fabric_.injection(e);
@@ -434,7 +454,10 @@ void PacketSim::step_nic(EndpointId e) {
     MessageState& m = messages_[packets_[p].message];
     injection_bytes_[e * sls + sl] -= std::uint64_t{packets_[p].flits} * fabric_.flit_bytes();
     if (m.injected == ~Cycle{0}) m.injected = now_;
-    transmit(p, c, vc, now_, now_);
+    const std::uint32_t flits = packets_[p].flits;
+    const Cycle tail_left = transmit(p, c, vc, now_, now_) + 1;
+    if (stats_.injection_bucket > 0) count_injection(flits);
+    if (--m.packets_to_inject == 0 && on_injected) on_injected(m.id, tail_left);
     sl_rr_[e] = sl + 1;
     refill_nic(e);
     return;
@@ -683,9 +706,12 @@ void PacketSim::run_until(Cycle until) {
         break;
       }
       now_ = std::max(now_, next);
+      last_progress_ = std::max(last_progress_, now_);  // nothing was waiting to move: not a stall
     }
     step();
+    if (pause_) break;
   }
+  pause_ = false;
   stats_.cycles = now_;
 }
 

@@ -53,6 +53,7 @@
 #include <queue>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/paths.hpp"
@@ -128,6 +129,11 @@ struct RunStats {
   std::vector<std::uint32_t> channel_peak;   // most flits held by each channel's input buffer (all lanes)
   std::vector<std::uint32_t> output_peak;    // most flits held by each channel's output buffer (output-buffered)
   std::vector<std::uint64_t> channel_credit_stalls;  // per channel: attempts refused for lack of room downstream
+  std::vector<std::uint64_t> channel_busy;   // cycles each channel spent sending (whole run)
+  // When record_injection() asked for it: flits injected by all NICs per `injection_bucket` cycles,
+  // as (bucket number, flits) for the buckets with any, in order (idle time costs nothing).
+  Cycle injection_bucket = 0;
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> injected_flits;
 };
 
 class PacketSim {
@@ -157,6 +163,17 @@ class PacketSim {
 
   // Called for every delivered message (closed-loop workloads): its id in send order and the cycle.
   std::function<void(std::uint64_t, Cycle)> on_delivery;
+  // Called as soon as a message's times are known, ahead of them (core/transport.hpp needs both):
+  // `on_injected` when its last packet goes onto the injection channel, with the cycle its tail has
+  // left the NIC (tail cycle + 1); `on_arrival_known` when its last packet still in the network goes
+  // onto the ejection channel, with the cycle on_delivery will report. Either is called during a
+  // cycle c with a time of at least c + 1 (every channel has a latency of at least one cycle), so
+  // after run_until(t) every such time up to t is known.
+  std::function<void(std::uint64_t, Cycle)> on_injected, on_arrival_known;
+  // Makes the current run_until() return after the cycle it is in (a hook found what its caller waits for).
+  void pause() { pause_ = true; }
+  // Counts the flits injected per `bucket` cycles into stats().injected_flits (a transport's time series).
+  void record_injection(Cycle bucket);
 
  private:
   struct Packet;
@@ -178,6 +195,7 @@ class PacketSim {
   void generate_packets(std::uint32_t message_index);
   void refill_nic(EndpointId e);
   void step_nic(EndpointId e);
+  void count_injection(std::uint32_t flits);
   void step_router(ElementId r);
   // The router stages: switch allocation (input first, then output), the crossbar into an output
   // channel (vct) or an output buffer (ib), and an output buffer's scheduler onto its channel.
@@ -241,6 +259,8 @@ class PacketSim {
     Message m;
     Cycle generated, injected;
     std::uint32_t packets_left;
+    std::uint32_t packets_to_inject, packets_to_eject;  // not yet on the injection / ejection channel
+    Cycle arrival;                                       // latest tail arrival of its packets scheduled so far
     std::uint64_t flits;
     std::uint64_t id;
     bool measured, segmented;
@@ -303,6 +323,7 @@ class PacketSim {
   RunStats stats_;
   std::uint64_t total_sent_ = 0, total_delivered_ = 0;
   Cycle last_progress_ = 0, stall_limit_ = 1000000;
+  bool pause_ = false;
 };
 
 }  // namespace interflow::packet

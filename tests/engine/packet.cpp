@@ -4,47 +4,17 @@
 #include <doctest/doctest.h>
 
 #include "engine/packet/packet_sim.hpp"
-#include "tests/support/test_support.hpp"
+#include "tests/support/packet_support.hpp"
 
 using namespace interflow;
 using namespace interflow::packet;
 
 namespace {
 
-// Every ordered endpoint pair, self pairs included (unrouted), as the packet engine indexes them.
-FlowSet every_pair(std::uint32_t n) {
-  FlowSet flows;
-  for (EndpointId s = 0; s < n; ++s)
-    for (EndpointId d = 0; d < n; ++d) flows.add(s, d);
-  return flows;
-}
+using Setup = test::PacketFixture;
 
-struct Setup {
-  std::unique_ptr<Topology> topology;
-  std::unique_ptr<Routing> routing;
-  PathTable paths;
-  std::unique_ptr<Fabric> fabric;
-  std::unique_ptr<ChannelRoutes> routes;
-
-  Setup(const std::string& topo, const std::string& route) {
-    topology = test::build_topology(topo);
-    routing = test::build_routing(route, *topology);
-    paths = test::route(*routing, topology->network(), every_pair(topology->network().num_endpoints()));
-    fabric = std::make_unique<Fabric>(topology->network(), ClockConfig{});
-    routes = std::make_unique<ChannelRoutes>(*fabric, paths);
-  }
-  std::uint32_t n() const { return fabric->num_nics(); }
-};
-
-// The closed form of a lone message's latency: the NIC delay, every channel's latency, the router
-// pipeline and crossbar at every router crossed, and the serialization of the packet's other flits.
 Cycle zero_load(const Setup& s, EndpointId src, EndpointId dst, std::uint32_t flits, const RouterConfig& r) {
-  std::vector<ChannelId> route;
-  s.fabric->route(s.paths, s.paths.first_var(src * s.n() + dst), src, dst, route);
-  Cycle t = r.nic_delay + (flits - 1);
-  for (ChannelId c : route) t += s.fabric->latency(c);
-  const std::size_t routers = route.size() - 1;
-  return t + routers * (r.pipeline() + r.xbar_delay);
+  return s.zero_load(src, dst, flits, r);
 }
 
 // The latency of one message alone in the network.

@@ -1,0 +1,107 @@
+#include "cli/packet_setup.hpp"
+
+#include "core/error.hpp"
+#include "core/system.hpp"
+
+namespace interflow::cli {
+
+namespace {
+
+// The switch model from its registry, with the output scheduler of each output port (output-buffered
+// switches only: the input-queued vct arbitrates among inputs, round robin).
+packet::RouterConfig make_router(const Plugins& plugins, PacketSetup& s, const PacketOptions& o,
+                                 std::uint32_t service_levels) {
+  packet::RouterConfig router =
+      *plugins.switches.create(s.switch_spec, packet::SwitchContext{o.clock.flit_bytes, service_levels});
+  router.nic_delay = o.nic_delay;
+  if (!router.output_buffered()) {
+    if (s.scheduler_spec.name != "rr")
+      throw InputError("--scheduler " + o.scheduler + ": the " + s.switch_spec.name +
+                       " switch is input-queued (its outputs choose among inputs round robin); output schedulers need "
+                       "an output-buffered switch such as ib");
+    return router;
+  }
+  const Spec spec = s.scheduler_spec;
+  router.scheduler = [&plugins, spec](std::uint32_t lanes) {
+    return plugins.output_schedulers.create(spec, packet::SchedulerContext{lanes});
+  };
+  router.scheduler(router.qos_lanes());  // its tables checked against the lanes before the run
+  return router;
+}
+
+}  // namespace
+
+void validate_packet_options(const Plugins& plugins, const PacketOptions& o) {
+  plugins.switches.validate(Spec::parse(o.switch_model, "--switch"));
+  plugins.output_schedulers.validate(Spec::parse(o.scheduler, "--scheduler"));
+}
+
+std::unique_ptr<PacketSetup> build_packet_setup(const Plugins& plugins, const NetworkSetup& setup,
+                                                const NetworkOptions& network, const PacketOptions& o,
+                                                std::uint32_t service_levels) {
+  auto s = std::make_unique<PacketSetup>();
+  s->switch_spec = Spec::parse(o.switch_model, "--switch");
+  s->switch_params = plugins.switches.validate(s->switch_spec);
+  s->scheduler_spec = Spec::parse(o.scheduler, "--scheduler");
+  s->scheduler_params = plugins.output_schedulers.validate(s->scheduler_spec);
+  const Network& net = setup.topology->network();
+  const std::uint64_t n = net.num_endpoints();
+  if (n * n > o.max_pairs)
+    throw InputError("the packet engine routes every endpoint pair: " + std::to_string(n * n) + " pairs, more than " +
+                     std::to_string(o.max_pairs));
+  Stopwatch clock;
+  s->fabric = std::make_unique<packet::Fabric>(net, o.clock, network.links);
+  s->build_seconds = clock.seconds();
+  clock.reset();
+  FlowSet pairs;
+  for (EndpointId a = 0; a < n; ++a)
+    for (EndpointId b = 0; b < n; ++b) pairs.add(a, b);
+  s->paths = setup.routing->route_all(net, pairs, RouteContext::of(network.seed, 8ULL << 30, nullptr));
+  s->routes = std::make_unique<packet::ChannelRoutes>(*s->fabric, s->paths);
+  s->router = make_router(plugins, *s, o, service_levels);
+  const BlockGrid grid = setup.topology->block_grid();
+  s->scheme = packet::choose_scheme(o.vc_scheme, *s->fabric, net, *s->routes,
+                                    grid.wraps ? grid.routers : std::vector<std::uint32_t>{},
+                                    s->router.vcs / s->router.qos_lanes(),
+                                    "routing " + setup.routing_spec.text + " on " + setup.topology_spec.text);
+  s->route_seconds = clock.seconds();
+  return s;
+}
+
+void add_packet_options(OptionTable& t, PacketOptions& o) {
+  t.whole("--flit-bytes", o.clock.flit_bytes, "bytes per flit (the flow-control unit: one credit per flit)", 1, 65536);
+  t.real("--clock-ns", o.clock.clock_ns,
+         "ns per cycle (0: the time a flit takes on the slowest link, which then carries 1 flit/cycle)", 0, 1e6);
+  t.text("--switch", o.switch_model,
+         "switch model and its parameters: vct (input-queued) or ib (InfiniBand); see `interflow list switch`");
+  t.text("--scheduler", o.scheduler,
+         "output scheduler of output-buffered switches (ib): rr, priority, vlarb, dtable; see `interflow list "
+         "output-scheduler`");
+  t.whole("--nic-delay", o.nic_delay, "cycles from a message's generation to its first packet's eligibility", 0,
+          1000000);
+  t.text("--vc-scheme", o.vc_scheme,
+         "deadlock avoidance: auto, single, dateline (tori) or hops (distance classes); every run is checked");
+  t.whole("--injection-queue-bytes", o.injection_queue_bytes,
+          "bytes of a NIC's injection queue per service level; messages wait in the application queue beyond", 1);
+}
+
+const std::vector<std::string>& packet_option_names() {
+  static const std::vector<std::string> names{"--flit-bytes", "--clock-ns",  "--switch",
+                                              "--scheduler",  "--nic-delay", "--vc-scheme",
+                                              "--injection-queue-bytes"};
+  return names;
+}
+
+Json packet_network_json(const PacketSetup& s) {
+  Json j = Json::object();
+  j["clock_ns"] = s.fabric->clock_ns();
+  j["flit_bytes"] = s.fabric->flit_bytes();
+  j["vc_scheme"] = s.scheme.name();
+  j["vc_classes"] = s.scheme.classes;
+  j["endpoints"] = s.fabric->num_nics();
+  j["routers"] = s.fabric->num_routers();
+  j["channels"] = s.fabric->num_channels();
+  return j;
+}
+
+}  // namespace interflow::cli

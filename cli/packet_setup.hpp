@@ -1,0 +1,58 @@
+#pragma once
+// The packet engine's network, shared by `interflow packet` (open-loop traffic) and the packet
+// transport of `interflow dynamic` and `interflow schedule` (closed-loop workloads): the channels,
+// every endpoint pair routed, the switch model with its output scheduler, and the deadlock-free
+// virtual-channel scheme for those routes.
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "cli/options.hpp"
+#include "cli/plugins.hpp"
+#include "cli/setup.hpp"
+#include "engine/packet/packet_transport.hpp"
+
+namespace interflow::cli {
+
+struct PacketOptions {
+  packet::ClockConfig clock;
+  std::string switch_model = "vct";
+  std::string scheduler = "rr";
+  std::string vc_scheme = "auto";
+  std::uint32_t nic_delay = 1;
+  std::uint64_t injection_queue_bytes = 229376;
+  std::uint64_t max_pairs = 20'000'000;  // refuse networks with more endpoint pairs (every pair is routed)
+};
+
+struct PacketSetup {
+  PathTable paths;  // one flow per ordered endpoint pair, s * N + d
+  std::unique_ptr<packet::Fabric> fabric;
+  std::unique_ptr<packet::ChannelRoutes> routes;
+  packet::VcScheme scheme;
+  packet::RouterConfig router;
+  Spec switch_spec, scheduler_spec;
+  ParamSet switch_params, scheduler_params;
+  double build_seconds = 0, route_seconds = 0;
+
+  packet::PacketNetwork network(const Network& net) const {
+    return {&net, fabric.get(), &paths, routes.get(), &scheme, router};
+  }
+};
+
+// Checks the switch and scheduler specs (call it before any long work).
+void validate_packet_options(const Plugins& plugins, const PacketOptions& o);
+
+// Builds the packet network of `setup` for traffic on `service_levels` SLs.
+std::unique_ptr<PacketSetup> build_packet_setup(const Plugins& plugins, const NetworkSetup& setup,
+                                                const NetworkOptions& network, const PacketOptions& o,
+                                                std::uint32_t service_levels);
+
+// --flit-bytes, --clock-ns, --switch, --scheduler, --nic-delay, --vc-scheme, --injection-queue-bytes.
+void add_packet_options(OptionTable& t, PacketOptions& o);
+// The names of those options (for refusing them without the packet transport).
+const std::vector<std::string>& packet_option_names();
+
+// The per-run summary fields of a packet network: clock, flit size, VC scheme, sizes.
+Json packet_network_json(const PacketSetup& s);
+
+}  // namespace interflow::cli
