@@ -14,6 +14,10 @@ packet::RouterConfig make_router(const Plugins& plugins, PacketSetup& s, const P
   packet::RouterConfig router =
       *plugins.switches.create(s.switch_spec, packet::SwitchContext{o.clock.flit_bytes, service_levels});
   router.nic_delay = o.nic_delay;
+  if (o.credit_bytes % o.clock.flit_bytes != 0)
+    throw InputError("--credit-bytes " + std::to_string(o.credit_bytes) + ": a credit must be a whole number of " +
+                     std::to_string(o.clock.flit_bytes) + "-byte flits (--flit-bytes)");
+  router.credit_flits = o.credit_bytes == 0 ? 1 : o.credit_bytes / o.clock.flit_bytes;
   if (!router.output_buffered()) {
     if (s.scheduler_spec.name != "rr")
       throw InputError("--scheduler " + o.scheduler + ": the " + s.switch_spec.name +
@@ -69,7 +73,11 @@ std::unique_ptr<PacketSetup> build_packet_setup(const Plugins& plugins, const Ne
 }
 
 void add_packet_options(OptionTable& t, PacketOptions& o) {
-  t.whole("--flit-bytes", o.clock.flit_bytes, "bytes per flit (the flow-control unit: one credit per flit)", 1, 65536);
+  t.whole("--flit-bytes", o.clock.flit_bytes, "bytes per flit (the unit of buffer space and of serialization)", 1, 65536);
+  t.whole("--credit-bytes", o.credit_bytes,
+          "bytes per credit, a whole number of flits (0: one flit); a packet takes its size rounded up to whole credits "
+          "of buffer space",
+          0, 1u << 24);
   t.real("--clock-ns", o.clock.clock_ns,
          "ns per cycle (0: the time a flit takes on the slowest link, which then carries 1 flit/cycle)", 0, 1e6);
   t.text("--switch", o.switch_model,
@@ -86,7 +94,7 @@ void add_packet_options(OptionTable& t, PacketOptions& o) {
 }
 
 const std::vector<std::string>& packet_option_names() {
-  static const std::vector<std::string> names{"--flit-bytes", "--clock-ns",  "--switch",
+  static const std::vector<std::string> names{"--flit-bytes", "--credit-bytes", "--clock-ns",  "--switch",
                                               "--scheduler",  "--nic-delay", "--vc-scheme",
                                               "--injection-queue-bytes"};
   return names;
@@ -96,6 +104,7 @@ Json packet_network_json(const PacketSetup& s) {
   Json j = Json::object();
   j["clock_ns"] = s.fabric->clock_ns();
   j["flit_bytes"] = s.fabric->flit_bytes();
+  j["credit_bytes"] = s.fabric->flit_bytes() * s.router.credit_flits;
   j["vc_scheme"] = s.scheme.name();
   j["vc_classes"] = s.scheme.classes;
   j["endpoints"] = s.fabric->num_nics();

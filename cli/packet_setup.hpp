@@ -21,6 +21,7 @@ struct PacketOptions {
   std::string vc_scheme = "auto";
   std::uint32_t nic_delay = 1;
   std::uint64_t injection_queue_bytes = 229376;
+  std::uint32_t credit_bytes = 0;  // the credit unit; 0: one flit
   std::uint64_t max_pairs = 20'000'000;  // refuse networks with more endpoint pairs (every pair is routed)
 };
 
@@ -47,7 +48,8 @@ std::unique_ptr<PacketSetup> build_packet_setup(const Plugins& plugins, const Ne
                                                 const NetworkOptions& network, const PacketOptions& o,
                                                 std::uint32_t service_levels);
 
-// --flit-bytes, --clock-ns, --switch, --scheduler, --nic-delay, --vc-scheme, --injection-queue-bytes.
+// --flit-bytes, --credit-bytes, --clock-ns, --switch, --scheduler, --nic-delay, --vc-scheme,
+// --injection-queue-bytes.
 void add_packet_options(OptionTable& t, PacketOptions& o);
 // The names of those options (for refusing them without the packet transport).
 const std::vector<std::string>& packet_option_names();

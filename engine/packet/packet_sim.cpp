@@ -61,6 +61,7 @@ PacketSim::PacketSim(const Fabric& fabric, const PathTable& paths, const Channel
 // Every switch and NIC parameter against the others: lanes, classes, buffers and packet sizes.
 void PacketSim::check_config() {
   if (nic_.service_levels == 0) throw InputError("at least one service level is needed");
+  if (router_.credit_flits == 0) throw InputError("a credit must stand for at least one flit");
   if (!router_.sl2vl.empty() && router_.sl2vl.size() < nic_.service_levels)
     throw InputError("the SL2VL table maps " + std::to_string(router_.sl2vl.size()) + " service levels; the traffic uses " +
                      std::to_string(nic_.service_levels));
@@ -78,14 +79,16 @@ void PacketSim::check_config() {
     throw InputError("one MTU per service level is needed: " + std::to_string(nic_.service_levels) + " service levels, " +
                      std::to_string(nic_.mtu_bytes.size()) + " MTUs");
   for (std::uint32_t sl = 0; sl < nic_.service_levels; ++sl) {
-    const std::uint32_t flits = ceil_div(std::max<std::uint32_t>(1, nic_.mtu_bytes[sl]), fabric_.flit_bytes());
+    const std::uint32_t packet = ceil_div(std::max<std::uint32_t>(1, nic_.mtu_bytes[sl]), fabric_.flit_bytes());
+    const std::uint32_t flits = ceil_div(packet, router_.credit_flits) * router_.credit_flits;  // whole credits
     // A VC must reserve a whole packet: an empty VC then always takes one, whatever the other VCs
     // hold in the shared pool, which the deadlock-freedom argument needs (virtual_channels.hpp).
     const std::uint32_t reserved =
         router_.output_buffered() ? std::min(router_.input.lane_min, router_.output.lane_min) : router_.input.lane_min;
     if (flits > reserved)
       throw InputError("service level " + std::to_string(sl) + ": packets of " + std::to_string(flits) +
-                       " flits do not fit the " + std::to_string(reserved) + " flits a virtual channel reserves; "
+                       " flits" + (flits > packet ? " in whole credits" : "") + " do not fit the " +
+                       std::to_string(reserved) + " flits a virtual channel reserves; "
                        "virtual cut-through needs a whole packet to fit (raise the switch's buffer or lower the MTU)");
   }
 }
@@ -147,14 +150,14 @@ void PacketSim::push(Queue& q, std::uint32_t p) {
   else
     packets_[q.tail].next = p;
   q.tail = p;
-  q.flits += packets_[p].flits;
+  q.flits += packets_[p].space;
 }
 
 std::uint32_t PacketSim::pop(Queue& q) {
   const std::uint32_t p = q.head;
   q.head = packets_[p].next;
   if (q.head == kNone) q.tail = kNone;
-  q.flits -= packets_[p].flits;
+  q.flits -= packets_[p].space;
   return p;
 }
 
@@ -229,6 +232,7 @@ void PacketSim::generate_packets(std::uint32_t index) {
     pk.message = index;
     pk.hop = routes_.begin(var);
     pk.flits = ceil_div(static_cast<std::uint32_t>(bytes), fabric_.flit_bytes());
+    pk.space = ceil_div(pk.flits, router_.credit_flits) * router_.credit_flits;
     pk.vc = 0;
     pk.lane = router_.sl2vl.empty() ? 0 : router_.sl2vl[s.m.sl];
     pk.vc_state = VcState{};
@@ -286,7 +290,7 @@ bool PacketSim::downstream_fits(ChannelId out, std::uint32_t vc, std::uint32_t f
 std::uint32_t PacketSim::pick_vc(std::uint32_t p, ChannelId out, const SharedBuffers& space) const {
   const std::uint32_t first = lane_group(p, out);
   if (&space == &credits_ && fabric_.is_nic(fabric_.dst(out))) return first;
-  std::uint32_t best = kNone, best_room = packets_[p].flits - 1;
+  std::uint32_t best = kNone, best_room = packets_[p].space - 1;
   for (std::uint32_t v = first; v < first + per_group_; ++v)
     if (space.room(out, v) > best_room) {
       best = v;
@@ -305,7 +309,7 @@ Cycle PacketSim::transmit(std::uint32_t p, ChannelId out, std::uint32_t out_vc, 
   stats_.channel_busy[out] += tail_leaves + 1 - start;
   last_progress_ = now_;
   const ElementId next = fabric_.dst(out);
-  if (!fabric_.is_nic(next)) credits_.take(out, out_vc, pk.flits);  // throws if it does not fit
+  if (!fabric_.is_nic(next)) credits_.take(out, out_vc, pk.space);  // throws if it does not fit
   enter(scheme_, pk.vc_state, out, fabric_.link(out) != kNone);
   pk.vc = out_vc;
   pk.hop++;
@@ -323,7 +327,7 @@ Cycle PacketSim::transmit(std::uint32_t p, ChannelId out, std::uint32_t out_vc, 
   pk.ready = head_arrives + router_.pipeline();
   Queue& q = queues_[out * vcs_ + out_vc];
   push(q, p);
-  input_held_[out] += pk.flits;
+  input_held_[out] += pk.space;
   stats_.channel_peak[out] = std::max(stats_.channel_peak[out], input_held_[out]);
   ++queued_at_[next];
   activate(next);
@@ -343,13 +347,13 @@ void PacketSim::forward(ChannelId in, std::uint32_t vc, std::uint32_t p, Channel
   if (q.head != p) throw std::logic_error("packet engine: a packet left from the middle of its queue");
   pop(q);
   --queued_at_[fabric_.dst(in)];
-  const std::uint32_t flits = packets_[p].flits;
-  input_held_[in] -= flits;
+  const std::uint32_t space = packets_[p].space;
+  input_held_[in] -= space;
   const Cycle tail_leaves = transmit(p, out, out_vc, t + router_.xbar_delay, packets_[p].tail);
   // The crossbar is pipelined: the input port may be granted again as soon as its last flit enters
   // the crossbar, xbar_delay cycles before it leaves on the output channel.
   input_free_[in] = tail_leaves + 1 - router_.xbar_delay;
-  free_input(in, vc, flits, tail_leaves);
+  free_input(in, vc, space, tail_leaves);
 }
 
 // ib (X stage): a granted packet crosses from input VC (in, vc) into VC out_vc of output buffer
@@ -360,14 +364,14 @@ void PacketSim::cross(ChannelId in, std::uint32_t vc, std::uint32_t p, ChannelId
   if (q.head != p) throw std::logic_error("packet engine: a packet left from the middle of its queue");
   pop(q);
   Packet& pk = packets_[p];
-  input_held_[in] -= pk.flits;
+  input_held_[in] -= pk.space;
   const Cycle tail_in = std::max(now_ + ceil_div(pk.flits, fabric_.flits_per_cycle(out)) - 1, pk.tail);
   input_free_[in] = tail_in + 1;
   Cycle* port = &xbar_free_[static_cast<std::size_t>(out) * router_.xbar_speedup];
   while (*port > now_) ++port;  // a free write port: the grant counted them
   *port = tail_in + 1;
-  free_input(in, vc, pk.flits, tail_in);
-  out_space_.take(out, out_vc, pk.flits);  // throws if it does not fit
+  free_input(in, vc, pk.space, tail_in);
+  out_space_.take(out, out_vc, pk.space);  // throws if it does not fit
   pk.vc = out_vc;
   pk.ready = now_ + router_.xbar_delay;
   pk.tail = tail_in + router_.xbar_delay;
@@ -392,9 +396,9 @@ void PacketSim::send_from_output(ChannelId out) {
   --out_waiting_[out];
   --queued_at_[fabric_.src(out)];
   lane_rr_[out] = vc + 1;
-  const std::uint32_t flits = packets_[p].flits;
+  const std::uint32_t space = packets_[p].space;
   const Cycle tail_leaves = transmit(p, out, vc, now_, packets_[p].tail);
-  schedule(tail_leaves + 1, kOutputFree, out * vcs_ + vc, flits);
+  schedule(tail_leaves + 1, kOutputFree, out * vcs_ + vc, space);
 }
 
 // Fills the lane offer of output `out`; returns the number of lanes that can send.
@@ -411,7 +415,7 @@ std::uint32_t PacketSim::offer_lanes(ChannelId out) {
       if (p == kNone) continue;
       offer_queued_[lane] = 1;
       if (packets_[p].ready > now_) continue;
-      if (!downstream_fits(out, vc, packets_[p].flits)) {
+      if (!downstream_fits(out, vc, packets_[p].space)) {
         ++stats_.credit_stalls;
         ++stats_.channel_credit_stalls[out];
         continue;

@@ -24,6 +24,8 @@
 // Buffers. A channel's input buffer (at its far end) is shared by its VCs as a BufferShape says
 // (shared_buffer.hpp): each VC reserves a minimum and may hold a maximum; the vct switch splits it
 // statically. The near end counts the space it has taken (on sending) until the credits come back.
+// Space is counted in flits but taken and given back in whole credits of `credit_flits` flits: a
+// packet of f flits occupies ceil(f / credit_flits) credits.
 //
 // Allocation at a router is separable, input first: each input port picks, round robin over its
 // VCs, one head packet that is ready and whose target can take it; each output channel then grants
@@ -76,6 +78,9 @@ struct RouterConfig {
   std::uint32_t switch_delay = 1;   // cycles: switch allocation
   std::uint32_t xbar_delay = 1;     // cycles: crossbar traversal, from grant to the output channel (or buffer)
   std::uint32_t credit_delay = 1;   // cycles: a freed credit's processing before it travels back
+  // Flits per credit (the credit unit): buffer space is counted, taken and given back in whole
+  // credits, so a packet occupies its flits rounded up to whole credits.
+  std::uint32_t credit_flits = 1;
   std::uint32_t xbar_speedup = 1;   // output-buffered: packets an output buffer may take in at once
   std::uint32_t islip_iterations = 0;  // input-queued: 0 separable input-first allocation, else iSLIP rounds
   std::uint32_t nic_delay = 1;      // cycles from a message's generation to its first packet's eligibility
@@ -177,7 +182,7 @@ class PacketSim {
 
  private:
   struct Packet;
-  struct Queue {  // a FIFO of packets (intrusive list) and the flits they hold
+  struct Queue {  // a FIFO of packets (intrusive list) and the buffer space they take (flits, whole credits)
     std::uint32_t head = kNone, tail = kNone, flits = 0;
   };
   struct Event {
@@ -245,6 +250,7 @@ class PacketSim {
     std::uint32_t next;       // next packet in its queue
     std::uint64_t hop;        // position in routes_ of the next channel it takes
     std::uint32_t flits;
+    std::uint32_t space;  // the buffer space it takes: its flits rounded up to whole credits
     std::uint32_t vc;
     std::uint32_t lane;  // its QoS lane (its SL through the SL2VL table)
     VcState vc_state;

@@ -378,6 +378,7 @@ TEST_CASE("cli: dynamic and schedule run applications traces and jobs on the pac
   check_rejected("dynamic -t fattree:k=4,n=2 -a nbody:tasks=4,class=2 --transport packet --mtu-bytes 64,128",
                  {"--mtu-bytes", "2 MTUs", "3 service classes"});
   check_rejected("schedule --jobs 3 --switch ib", {"--switch", "--network-aware --transport packet"});
+  check_rejected("packet -t fattree:k=4,n=2 --credit-bytes 100", {"--credit-bytes 100", "whole number", "64-byte"});
 }
 
 TEST_CASE("cli: --config reads a TOML experiment file") {

@@ -393,3 +393,48 @@ TEST_CASE("packet: one FIFO per input saturates at the head-of-line limit of Kar
   CHECK(islip > separable + 0.15);
   CHECK(islip > 0.85);
 }
+
+namespace {
+
+// The cycle the last of `count` messages of `bytes` from endpoint 0 to endpoint 2 of a line arrives,
+// all handed in at cycle 0, with one VC of 8 flits and `credit_flits` flits per credit.
+Cycle stream_end(std::uint32_t count, std::uint64_t bytes, std::uint32_t credit_flits) {
+  const Setup s("mesh:dims=3", "dor");
+  RouterConfig r;
+  set_vct(r, 1, 8);
+  r.credit_flits = credit_flits;
+  NicConfig nic;
+  nic.mtu_bytes = {static_cast<std::uint32_t>(bytes)};
+  PacketSim sim(*s.fabric, s.paths, *s.routes, VcScheme{}, r, nic, 1);
+  Cycle last = 0;
+  sim.on_delivery = [&](std::uint64_t, Cycle t) { last = std::max(last, t); };
+  for (std::uint32_t i = 0; i < count; ++i) sim.send({0, 2, bytes, 0}, 0);
+  sim.run_until(1000);
+  sim.check_invariants();  // mid-run: space taken in whole credits on both sides
+  for (ChannelId c = 0; c < s.fabric->num_channels(); ++c)
+    CHECK(sim.stats().channel_peak[c] % credit_flits == 0);
+  sim.run_until(0);
+  sim.check_invariants();
+  CHECK(sim.messages_in_system() == 0);
+  return last;
+}
+
+}  // namespace
+
+TEST_CASE("packet: a credit of several flits takes buffer space in whole credits") {
+  // 1-flit packets in credits of 4 flits: a VC of 8 flits holds 2 packets instead of 8, and with
+  // 20-cycle links the stream is credit-bound, so it takes 4 times as long.
+  const double ratio = static_cast<double>(stream_end(2000, 64, 4)) / static_cast<double>(stream_end(2000, 64, 1));
+  CHECK(ratio == doctest::Approx(4.0).epsilon(0.03));
+  // 4-flit packets fill their credits exactly: nothing changes.
+  CHECK(stream_end(500, 256, 4) == stream_end(500, 256, 1));
+  // A packet must fit the space a VC reserves in whole credits.
+  const Setup s("mesh:dims=3", "dor");
+  RouterConfig r;
+  set_vct(r, 1, 8);
+  r.credit_flits = 3;
+  NicConfig nic;
+  nic.mtu_bytes = {7 * 64};  // 7 flits: 3 credits of 3, 9 flits > 8
+  CHECK(test::error_of([&] { PacketSim(*s.fabric, s.paths, *s.routes, VcScheme{}, r, nic, 1); })
+            .find("9 flits in whole credits") != std::string::npos);
+}
