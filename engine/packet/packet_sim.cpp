@@ -162,8 +162,7 @@ std::uint32_t PacketSim::pop(Queue& q) {
 }
 
 void PacketSim::schedule(Cycle time, std::uint32_t kind, std::uint32_t a, std::uint32_t b) {
-  events_.push_back({time, kind, a, b});
-  std::push_heap(events_.begin(), events_.end(), std::greater<>());
+  events_.push(now_, {time, kind, a, b});
 }
 
 void PacketSim::activate(ElementId e) {
@@ -325,6 +324,7 @@ Cycle PacketSim::transmit(std::uint32_t p, ChannelId out, std::uint32_t out_vc, 
     return tail_leaves;
   }
   pk.ready = head_arrives + router_.pipeline();
+  pk.out = routes_.at(pk.hop);  // looked up once per hop, not at every allocation attempt
   Queue& q = queues_[out * vcs_ + out_vc];
   push(q, p);
   input_held_[out] += pk.space;
@@ -486,12 +486,12 @@ void PacketSim::collect_requests(ElementId r) {
   const auto inputs = fabric_.inputs(r);
   for (std::uint32_t i = 0; i < inputs.size(); ++i) {
     const ChannelId in = inputs[i];
-    if (input_free_[in] > now_) continue;
-    for (std::uint32_t k = 0; k < vcs_; ++k) {
-      const std::uint32_t v = (vc_rr_[in] + k) % vcs_;
+    if (input_free_[in] > now_ || input_held_[in] == 0) continue;
+    std::uint32_t v = vc_rr_[in] < vcs_ ? vc_rr_[in] : 0;  // round robin from the VC after the last granted
+    for (std::uint32_t k = 0; k < vcs_; ++k, v = v + 1 == vcs_ ? 0 : v + 1) {
       const std::uint32_t p = queues_[in * vcs_ + v].head;
       if (p == kNone || packets_[p].ready > now_) continue;
-      const ChannelId out = routes_.at(packets_[p].hop);
+      const ChannelId out = packets_[p].out;
       if (buffered ? free_xbar_ports(out) == 0 : channel_free_[out] > now_ + router_.xbar_delay) continue;
       const std::uint32_t out_vc = pick_vc(p, out, buffered ? out_space_ : credits_);
       if (out_vc == kNone) {
@@ -642,17 +642,14 @@ void PacketSim::deliver(std::uint32_t p, Cycle t) {
 }
 
 void PacketSim::process_events() {
-  while (!events_.empty() && events_.front().time <= now_) {
-    std::pop_heap(events_.begin(), events_.end(), std::greater<>());
-    const Event e = events_.back();
-    events_.pop_back();
+  events_.take_due(now_, [this](const Event& e) {
     if (e.kind == kCredit)
       credits_.give(e.a / vcs_, e.a % vcs_, e.b);  // throws if more come back than were taken
     else if (e.kind == kOutputFree)
       out_space_.give(e.a / vcs_, e.a % vcs_, e.b);
     else
       deliver(e.a, e.time);
-  }
+  });
   while (!pending_sends_.empty() && pending_sends_.top().first <= now_) {
     const std::uint32_t index = pending_sends_.top().second;
     pending_sends_.pop();
@@ -666,7 +663,7 @@ void PacketSim::process_events() {
 
 Cycle PacketSim::next_wakeup() const {
   Cycle t = ~Cycle{0};
-  if (!events_.empty()) t = std::min(t, events_.front().time);
+  t = std::min(t, events_.next_time(now_));
   if (!pending_sends_.empty()) t = std::min(t, pending_sends_.top().first);
   return t;
 }
@@ -726,14 +723,14 @@ void PacketSim::check_invariants() const {
   const std::size_t slots = static_cast<std::size_t>(fabric_.num_channels()) * vcs_;
   std::vector<std::int64_t> returning(slots, 0), releasing(router_.output_buffered() ? slots : 0, 0);
   std::uint64_t to_deliver = 0;
-  for (const Event& e : events_) {
+  events_.for_each([&](const Event& e) {
     if (e.kind == kCredit)
       returning[e.a] += e.b;
     else if (e.kind == kOutputFree)
       releasing[e.a] += e.b;
     else
       ++to_deliver;
-  }
+  });
   std::uint64_t queued = 0;
   check_buffers(returning, releasing, queued);
   for (const Queue& q : injection_)

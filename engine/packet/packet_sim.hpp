@@ -60,6 +60,7 @@
 
 #include "core/paths.hpp"
 #include "core/random.hpp"
+#include "engine/packet/event_wheel.hpp"
 #include "engine/packet/fabric.hpp"
 #include "engine/packet/output_scheduler.hpp"
 #include "engine/packet/shared_buffer.hpp"
@@ -249,6 +250,7 @@ class PacketSim {
     std::uint32_t message;
     std::uint32_t next;       // next packet in its queue
     std::uint64_t hop;        // position in routes_ of the next channel it takes
+    ChannelId out;            // at a router: that channel (routes_.at(hop))
     std::uint32_t flits;
     std::uint32_t space;  // the buffer space it takes: its flits rounded up to whole credits
     std::uint32_t vc;
@@ -306,7 +308,7 @@ class PacketSim {
 
   std::vector<ElementId> active_;
   std::vector<std::uint8_t> is_active_;
-  std::vector<Event> events_;  // a min-heap by time (a vector, so that check_invariants can read it)
+  EventWheel<Event> events_;
   std::priority_queue<std::pair<Cycle, std::uint32_t>, std::vector<std::pair<Cycle, std::uint32_t>>, std::greater<>>
       pending_sends_;  // messages handed in for a later cycle
 
