@@ -21,63 +21,99 @@ std::string VcScheme::name() const {
 
 namespace {
 
-// The dependency edges (from, to) over nodes channel * classes + class, sorted and unique.
-std::vector<std::pair<std::uint64_t, std::uint64_t>> dependencies(const Fabric& fabric, const ChannelRoutes& routes,
-                                                                   const VcScheme& scheme) {
-  std::vector<std::pair<std::uint64_t, std::uint64_t>> edges;
-  for (std::uint32_t v = 0; v < routes.num_routes(); ++v) {
+// The channel dependency graph of the routes over nodes channel * classes + class. A node's
+// successors can only be the output channels of the element its channel leads to (in any class), so
+// each node keeps one bit per such (output, class): a route's hop sets one bit, duplicates cost
+// nothing, and the graph takes sum over channels of outputs x classes^2 bits instead of an edge per
+// hop of every route (170 million for the 2048-endpoint torus with trunks).
+class DependencyGraph {
+ public:
+  DependencyGraph(const Fabric& fabric, const ChannelRoutes& routes, const VcScheme& scheme)
+      : fabric_(fabric), classes_(scheme.classes), position_(fabric.num_channels(), 0) {
+    for (ElementId e = 0; e < fabric.num_elements(); ++e) {
+      const auto outs = fabric.outputs(e);
+      for (std::uint32_t k = 0; k < outs.size(); ++k) position_[outs[k]] = k;
+    }
+    const std::uint64_t nodes = num_nodes();
+    first_bit_.assign(nodes + 1, 0);
+    for (std::uint64_t u = 0; u < nodes; ++u)
+      first_bit_[u + 1] = first_bit_[u] + fabric.outputs(fabric.dst(channel(u))).size() * classes_;
+    bits_.assign((first_bit_[nodes] + 63) / 64, 0);
+    for (std::uint32_t v = 0; v < routes.num_routes(); ++v) add_route(routes.route(v), scheme);
+  }
+
+  std::uint64_t num_nodes() const { return static_cast<std::uint64_t>(fabric_.num_channels()) * classes_; }
+  ChannelId channel(std::uint64_t u) const { return static_cast<ChannelId>(u / classes_); }
+
+  // The successors of node u from number k on: the next one (k moves past it), or kNone.
+  std::uint64_t next_successor(std::uint64_t u, std::uint64_t& k) const {
+    for (std::uint64_t b = first_bit_[u] + k; b < first_bit_[u + 1]; ++b) {
+      ++k;
+      if ((bits_[b / 64] >> (b % 64) & 1) == 0) continue;
+      const std::uint64_t offset = b - first_bit_[u];
+      const ChannelId out = fabric_.outputs(fabric_.dst(channel(u)))[offset / classes_];
+      return static_cast<std::uint64_t>(out) * classes_ + offset % classes_;
+    }
+    return kNone;
+  }
+
+ private:
+  void add_route(std::span<const ChannelId> route, const VcScheme& scheme) {
     VcState state;
     std::uint64_t previous = kNone;
-    for (ChannelId c : routes.route(v)) {
-      const std::uint32_t cls = enter(scheme, state, c, fabric.link(c) != kNone);
-      const std::uint64_t node = static_cast<std::uint64_t>(c) * scheme.classes + cls;
-      if (previous != kNone) edges.emplace_back(previous, node);
-      previous = node;
+    for (const ChannelId c : route) {
+      const std::uint32_t cls = enter(scheme, state, c, fabric_.link(c) != kNone);
+      if (previous != kNone) {
+        const std::uint64_t b = first_bit_[previous] + std::uint64_t{position_[c]} * classes_ + cls;
+        bits_[b / 64] |= std::uint64_t{1} << (b % 64);
+      }
+      previous = static_cast<std::uint64_t>(c) * classes_ + cls;
     }
   }
-  std::sort(edges.begin(), edges.end());
-  edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
-  return edges;
+
+  const Fabric& fabric_;
+  std::uint32_t classes_;
+  std::vector<std::uint32_t> position_;  // per channel: its place among its source element's outputs
+  std::vector<std::uint64_t> first_bit_, bits_;
+};
+
+// The cycle closed by the back edge u -> w of a depth-first search: w ... u -> w.
+std::string cycle_text(std::uint64_t w, std::uint64_t u, const std::vector<std::uint64_t>& parent,
+                       std::uint32_t classes) {
+  std::vector<std::uint64_t> cycle{w};
+  for (std::uint64_t x = u; x != w && x != kNone; x = parent[x]) cycle.push_back(x);
+  std::reverse(cycle.begin() + 1, cycle.end());
+  std::string text;
+  for (const std::uint64_t x : cycle)
+    text += "channel " + std::to_string(x / classes) + " (class " + std::to_string(x % classes) + ") -> ";
+  return text + "channel " + std::to_string(w / classes);
 }
 
 }  // namespace
 
 std::string dependency_cycle(const Fabric& fabric, const ChannelRoutes& routes, const VcScheme& scheme) {
-  const auto edges = dependencies(fabric, routes, scheme);
-  const std::uint64_t nodes = static_cast<std::uint64_t>(fabric.num_channels()) * scheme.classes;
-  std::vector<std::uint64_t> first(nodes + 1, 0);
-  for (const auto& e : edges) ++first[e.first + 1];
-  for (std::uint64_t i = 0; i < nodes; ++i) first[i + 1] += first[i];
+  const DependencyGraph graph(fabric, routes, scheme);
+  const std::uint64_t nodes = graph.num_nodes();
   // Iterative depth-first search: 0 unseen, 1 on the stack, 2 done.
   std::vector<std::uint8_t> colour(nodes, 0);
   std::vector<std::uint64_t> parent(nodes, kNone), cursor(nodes, 0);
+  std::vector<std::uint64_t> stack;
   for (std::uint64_t root = 0; root < nodes; ++root) {
-    if (colour[root] != 0 || first[root] == first[root + 1]) continue;
-    std::vector<std::uint64_t> stack{root};
+    if (colour[root] != 0) continue;
+    stack.assign(1, root);
     colour[root] = 1;
-    cursor[root] = first[root];
     while (!stack.empty()) {
       const std::uint64_t u = stack.back();
-      if (cursor[u] == first[u + 1]) {
+      const std::uint64_t w = graph.next_successor(u, cursor[u]);
+      if (w == kNone) {
         colour[u] = 2;
         stack.pop_back();
         continue;
       }
-      const std::uint64_t w = edges[cursor[u]++].second;
-      if (colour[w] == 1) {  // a back edge: the cycle is w ... u -> w
-        std::vector<std::uint64_t> cycle{w};
-        for (std::uint64_t x = u; x != w && x != kNone; x = parent[x]) cycle.push_back(x);
-        std::reverse(cycle.begin() + 1, cycle.end());
-        std::string text;
-        for (std::uint64_t x : cycle)
-          text += "channel " + std::to_string(x / scheme.classes) + " (class " + std::to_string(x % scheme.classes) +
-                  ") -> ";
-        return text + "channel " + std::to_string(w / scheme.classes);
-      }
+      if (colour[w] == 1) return cycle_text(w, u, parent, scheme.classes);  // a back edge u -> w
       if (colour[w] == 0) {
         colour[w] = 1;
         parent[w] = u;
-        cursor[w] = first[w];
         stack.push_back(w);
       }
     }

@@ -3,6 +3,10 @@
 // at full load; accepted throughput equal to offered below saturation.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <set>
+#include <sstream>
+
 #include "engine/packet/packet_sim.hpp"
 #include "tests/support/packet_support.hpp"
 
@@ -183,6 +187,87 @@ TEST_CASE("packet: without the dateline a ring at full load deadlocks and the en
   safe.check_invariants();
   CHECK_FALSE(safe.stats().stalled);
   CHECK(safe.messages_in_system() == 0);
+}
+
+namespace {
+
+// Every hop of every route as an edge (channel x classes + class) -> (next channel, its class): the
+// graph the dependency check compresses, built naively.
+std::set<std::pair<std::uint64_t, std::uint64_t>> naive_dependencies(const Setup& s, const VcScheme& scheme) {
+  std::set<std::pair<std::uint64_t, std::uint64_t>> edges;
+  for (std::uint32_t v = 0; v < s.routes->num_routes(); ++v) {
+    VcState state;
+    std::uint64_t previous = kNone;
+    for (const ChannelId c : s.routes->route(v)) {
+      const std::uint64_t node = std::uint64_t{c} * scheme.classes + enter(scheme, state, c, s.fabric->link(c) != kNone);
+      if (previous != kNone) edges.emplace(previous, node);
+      previous = node;
+    }
+  }
+  return edges;
+}
+
+// igraph's answer: is that graph acyclic?
+bool igraph_acyclic(const std::set<std::pair<std::uint64_t, std::uint64_t>>& edges, std::uint64_t nodes) {
+  igraph_vector_int_t list;
+  igraph_vector_int_init(&list, 0);
+  for (const auto& [a, b] : edges) {
+    igraph_vector_int_push_back(&list, static_cast<igraph_integer_t>(a));
+    igraph_vector_int_push_back(&list, static_cast<igraph_integer_t>(b));
+  }
+  igraph_t g;
+  igraph_create(&g, &list, static_cast<igraph_integer_t>(nodes), IGRAPH_DIRECTED);
+  igraph_bool_t dag = false;
+  igraph_is_dag(&g, &dag);
+  igraph_destroy(&g);
+  igraph_vector_int_destroy(&list);
+  return dag;
+}
+
+// The nodes of a cycle text "channel a (class x) -> channel b (class y) -> ... -> channel a".
+std::vector<std::uint64_t> cycle_nodes(std::string text, std::uint32_t classes) {
+  std::replace(text.begin(), text.end(), '(', ' ');
+  std::replace(text.begin(), text.end(), ')', ' ');
+  std::istringstream in(text);  // channel A class X -> channel B class Y -> ... -> channel A
+  std::vector<std::uint64_t> nodes;
+  std::string word, arrow;
+  std::uint64_t channel = 0, cls = 0;
+  while (in >> word >> channel && in >> word >> cls) {
+    nodes.push_back(channel * classes + cls);
+    in >> arrow;
+  }
+  return nodes;
+}
+
+}  // namespace
+
+TEST_CASE("packet: the dependency check agrees with igraph on every hop of every route and names a real cycle") {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"torus:dims=8", "dor"}, {"torus:dims=4x4", "dor"}, {"torus:dims=4x4", "ecmp"}, {"fattree:k=4,n=2", "dmodk"},
+      {"dragonfly:a=4,p=2,h=2", "dfmin"}, {"jellyfish:N=16,k=6,r=4", "bfs"}};
+  for (const auto& [topo, route] : cases) {
+    const Setup s(topo, route);
+    const BlockGrid grid = s.topology->block_grid();
+    std::vector<VcScheme> schemes(1);
+    if (grid.wraps) schemes.push_back(dateline_scheme(*s.fabric, s.topology->network(), grid.routers));
+    for (const std::uint32_t classes : {2u, 3u, longest_route(*s.fabric, *s.routes)}) {
+      VcScheme hops;
+      hops.kind = VcSchemeKind::Hops;
+      hops.classes = classes;
+      schemes.push_back(hops);
+    }
+    for (const VcScheme& scheme : schemes) {
+      INFO(topo << " " << route << " " << scheme.name() << " " << scheme.classes);
+      const auto edges = naive_dependencies(s, scheme);
+      const std::string cycle = dependency_cycle(*s.fabric, *s.routes, scheme);
+      CHECK(cycle.empty() == igraph_acyclic(edges, std::uint64_t{s.fabric->num_channels()} * scheme.classes));
+      if (cycle.empty()) continue;
+      const std::vector<std::uint64_t> nodes = cycle_nodes(cycle, scheme.classes);
+      REQUIRE(nodes.size() >= 2);
+      for (std::size_t i = 0; i < nodes.size(); ++i)  // every step of the cycle, the last back to the first
+        CHECK(edges.count({nodes[i], nodes[(i + 1) % nodes.size()]}) == 1);
+    }
+  }
 }
 
 TEST_CASE("packet: the scheme is chosen per routing and topology and refused when it cannot be safe") {
