@@ -51,6 +51,9 @@ class Fabric {
   bool up(ChannelId c) const { return up_[c] != 0; }
   // The network link a channel stands for, or kNone for a local channel.
   LinkId link(ChannelId c) const { return link_[c]; }
+  // A channel between two routers: the only kind that can lie on a dependency cycle (the hop
+  // classes count these), unlike an endpoint's injection or ejection, its own cable or not.
+  bool between_routers(ChannelId c) const { return !is_nic(src_[c]) && !is_nic(dst_[c]); }
   ChannelId injection(EndpointId e) const { return injection_[e]; }
   ChannelId ejection(EndpointId e) const { return ejection_[e]; }
 

@@ -276,7 +276,7 @@ bool PacketSim::nic_idle(EndpointId e) const {
 // class there.
 std::uint32_t PacketSim::lane_group(std::uint32_t p, ChannelId out) const {
   VcState state = packets_[p].vc_state;
-  const std::uint32_t cls = enter(scheme_, state, out, fabric_.link(out) != kNone);
+  const std::uint32_t cls = enter(scheme_, state, out, fabric_.between_routers(out));
   return (packets_[p].lane * scheme_.classes + cls) * per_group_;
 }
 
@@ -309,7 +309,7 @@ Cycle PacketSim::transmit(std::uint32_t p, ChannelId out, std::uint32_t out_vc, 
   last_progress_ = now_;
   const ElementId next = fabric_.dst(out);
   if (!fabric_.is_nic(next)) credits_.take(out, out_vc, pk.space);  // throws if it does not fit
-  enter(scheme_, pk.vc_state, out, fabric_.link(out) != kNone);
+  enter(scheme_, pk.vc_state, out, fabric_.between_routers(out));
   pk.vc = out_vc;
   pk.hop++;
   stats_.flit_hops += pk.flits;

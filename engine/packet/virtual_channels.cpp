@@ -62,7 +62,7 @@ class DependencyGraph {
     VcState state;
     std::uint64_t previous = kNone;
     for (const ChannelId c : route) {
-      const std::uint32_t cls = enter(scheme, state, c, fabric_.link(c) != kNone);
+      const std::uint32_t cls = enter(scheme, state, c, fabric_.between_routers(c));
       if (previous != kNone) {
         const std::uint64_t b = first_bit_[previous] + std::uint64_t{position_[c]} * classes_ + cls;
         bits_[b / 64] |= std::uint64_t{1} << (b % 64);
@@ -153,7 +153,7 @@ std::uint32_t longest_route(const Fabric& fabric, const ChannelRoutes& routes) {
     std::uint32_t hops = 0;
     for (std::size_t i = 0; i + 1 < route.size(); ++i) {
       classes = std::max(classes, hops + 1);
-      if (fabric.link(route[i]) != kNone) ++hops;
+      if (fabric.between_routers(route[i])) ++hops;
     }
   }
   return classes;

@@ -8,8 +8,8 @@
 //   - dateline: for rings and tori with dimension-order routing (Dally and Seitz 1987): class 0 in
 //               each dimension until the packet crosses that dimension's wrap-around link, class 1
 //               from there to the end of the dimension; needs 2 classes;
-//   - hops:     the class is the number of network channels crossed so far (distance classes,
-//               Günther 1981), safe for any routing whose routes have at most C network hops.
+//   - hops:     the class is the number of router-to-router channels crossed so far (distance
+//               classes, Günther 1981), safe for any routing whose routes have at most C such hops.
 // Whatever the scheme, dependency_cycle() builds the channel dependency graph of the actual routes
 // over (channel, class) pairs (Dally and Seitz 1987: a routing is deadlock-free when this graph is
 // acyclic) and returns a cycle if there is one, so a run that could deadlock is refused before it
@@ -44,8 +44,9 @@ struct VcState {
   std::uint32_t cls = 0, dim = kNone, hops = 0;
 };
 
-// The class of a packet entering channel c (and its updated state). `network` says whether c is a
-// network channel (not an endpoint's injection or ejection).
+// The class of a packet entering channel c (and its updated state). `network` says whether c joins
+// two routers (Fabric::between_routers): an endpoint's injection or ejection, its own cable or a
+// router's local port, never lies on a dependency cycle, so it does not use up a hop class.
 inline std::uint32_t enter(const VcScheme& s, VcState& state, std::uint32_t c, bool network) {
   switch (s.kind) {
     case VcSchemeKind::Single:

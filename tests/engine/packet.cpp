@@ -199,7 +199,7 @@ std::set<std::pair<std::uint64_t, std::uint64_t>> naive_dependencies(const Setup
     VcState state;
     std::uint64_t previous = kNone;
     for (const ChannelId c : s.routes->route(v)) {
-      const std::uint64_t node = std::uint64_t{c} * scheme.classes + enter(scheme, state, c, s.fabric->link(c) != kNone);
+      const std::uint64_t node = std::uint64_t{c} * scheme.classes + enter(scheme, state, c, s.fabric->between_routers(c));
       if (previous != kNone) edges.emplace(previous, node);
       previous = node;
     }
