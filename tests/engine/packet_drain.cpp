@@ -145,6 +145,8 @@ TEST_CASE("packet drain: a 4-ary 3-tree with every up-down routing on one virtua
 
 TEST_CASE("packet drain: a 4x4 torus of double trunks with dor on the dateline") {
   check_row("torus:dims=4x4,trunks=2", "dor", VcSchemeKind::Dateline, 2);
+  // With one endpoint per router the doubled links never fill; with four they do.
+  check_row("torus:dims=4x4,c=4,trunks=2", "dor", VcSchemeKind::Dateline, 2);
 }
 
 TEST_CASE("packet drain: a thin tree with dmodk on one virtual channel") {
