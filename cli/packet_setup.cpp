@@ -26,10 +26,10 @@ packet::RouterConfig make_router(const Plugins& plugins, PacketSetup& s, const P
     return router;
   }
   const Spec spec = s.scheduler_spec;
-  router.scheduler = [&plugins, spec](std::uint32_t lanes) {
-    return plugins.output_schedulers.create(spec, packet::SchedulerContext{lanes});
+  router.scheduler = [&plugins, spec](const packet::SchedulerContext& c) {
+    return plugins.output_schedulers.create(spec, c);
   };
-  router.scheduler(router.qos_lanes());  // its tables checked against the lanes before the run
+  router.scheduler({router.qos_lanes()});  // its tables checked against the lanes before the run
   return router;
 }
 

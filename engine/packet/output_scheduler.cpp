@@ -30,6 +30,7 @@ void register_output_schedulers(OutputSchedulerRegistry& registry) {
   register_priority_scheduler(registry);
   register_vlarb_scheduler(registry);
   register_dtable_scheduler(registry);
+  register_tclass_scheduler(registry);
 }
 
 std::vector<TableEntry> parse_table(const std::string& text, const std::string& what, std::uint32_t lanes,

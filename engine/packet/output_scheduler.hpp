@@ -7,7 +7,8 @@
 //   rr        round robin over the lanes that can send (Cano-Cano et al. 2024, §2.1 OB stage);
 //   priority  the lowest-numbered lane that can send;
 //   vlarb     the InfiniBand VL arbitration (IBA 1.4 §7.6.9; Cano-Cano et al. 2024, §3.1);
-//   dtable    the Deficit Table scheduler (Martinez-Morais et al. 2009; Cano-Cano et al. 2024, §4).
+//   dtable    the Deficit Table scheduler (Martinez-Morais et al. 2009; Cano-Cano et al. 2024, §4);
+//   tclass    traffic classes with bandwidth caps over a window and priorities (Mubarak et al. 2019, §II).
 // One file each (sched_*.cpp), registered in the "output-scheduler" registry.
 #include <cstdint>
 #include <memory>
@@ -23,6 +24,7 @@ struct LaneOffer {
   std::span<const std::uint8_t> queued;  // a packet is waiting on the lane
   std::span<const std::uint8_t> ready;   // ... and it can go now (credits downstream)
   std::span<const std::uint32_t> size;   // its size in the scheduler's units (unit_bytes(): vlarb 64 bytes; others credits)
+  std::uint64_t now = 0;                 // the cycle (schedulers that keep time: tclass)
 };
 
 class OutputScheduler {
@@ -36,8 +38,11 @@ class OutputScheduler {
   virtual std::uint32_t unit_bytes() const { return 0; }
 };
 
+// What a scheduler knows of its output port.
 struct SchedulerContext {
   std::uint32_t lanes = 1;
+  double cycle_ns = 1;                 // the engine's cycle
+  std::uint32_t bytes_per_cycle = 64;  // the port's link rate
 };
 
 using OutputSchedulerRegistry = Registry<OutputScheduler, const SchedulerContext&>;
@@ -46,6 +51,7 @@ void register_rr_scheduler(OutputSchedulerRegistry& registry);
 void register_priority_scheduler(OutputSchedulerRegistry& registry);
 void register_vlarb_scheduler(OutputSchedulerRegistry& registry);
 void register_dtable_scheduler(OutputSchedulerRegistry& registry);
+void register_tclass_scheduler(OutputSchedulerRegistry& registry);
 
 // Whether `s` is a whole decimal number that fits v (no sign, no spaces), and its value.
 bool whole_number(const std::string& s, std::uint32_t& v);

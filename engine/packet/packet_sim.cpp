@@ -116,7 +116,8 @@ void PacketSim::make_output_buffers() {
   schedulers_.resize(fabric_.num_channels());
   if (!router_.scheduler) throw std::logic_error("PacketSim: an output-buffered switch needs an output scheduler");
   for (ChannelId c = 0; c < fabric_.num_channels(); ++c)
-    if (!fabric_.is_nic(fabric_.src(c))) schedulers_[c] = router_.scheduler(lanes_);
+    if (!fabric_.is_nic(fabric_.src(c)))
+      schedulers_[c] = router_.scheduler({lanes_, fabric_.clock_ns(), fabric_.flits_per_cycle(c) * fabric_.flit_bytes()});
   offer_queued_.assign(lanes_, 0);
   offer_ready_.assign(lanes_, 0);
   offer_size_.assign(lanes_, 0);
@@ -388,7 +389,7 @@ void PacketSim::cross(ChannelId in, std::uint32_t vc, std::uint32_t p, ChannelId
 void PacketSim::send_from_output(ChannelId out) {
   if (out_waiting_[out] == 0 || channel_free_[out] > now_) return;
   if (offer_lanes(out) == 0) return;
-  const std::uint32_t lane = schedulers_[out]->next({offer_queued_, offer_ready_, offer_size_});
+  const std::uint32_t lane = schedulers_[out]->next({offer_queued_, offer_ready_, offer_size_, now_});
   if (lane == kNone || lane >= lanes_ || !offer_ready_[lane])
     throw std::logic_error("packet engine: an output scheduler chose a lane that cannot send");
   const std::uint32_t vc = offer_vc_[lane];

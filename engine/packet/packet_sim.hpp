@@ -89,7 +89,7 @@ struct RouterConfig {
   // of a channel are split into QoS lanes x deadlock classes groups of vcs / (lanes x classes).
   std::vector<std::uint32_t> sl2vl;
   // Output-buffered switches: each output port's scheduler over the QoS lanes (required for them).
-  std::function<std::unique_ptr<OutputScheduler>(std::uint32_t lanes)> scheduler;
+  std::function<std::unique_ptr<OutputScheduler>(const SchedulerContext&)> scheduler;
   std::uint32_t pipeline() const { return routing_delay + vc_delay + switch_delay; }
   bool output_buffered() const { return output.size > 0; }
   std::uint32_t qos_lanes() const;

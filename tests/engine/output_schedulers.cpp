@@ -11,8 +11,9 @@ using namespace interflow::packet;
 
 namespace {
 
-std::unique_ptr<OutputScheduler> make(const std::string& spec, std::uint32_t lanes) {
-  return test::plugins().output_schedulers.create(Spec::parse(spec, "--scheduler"), SchedulerContext{lanes});
+std::unique_ptr<OutputScheduler> make(const std::string& spec, std::uint32_t lanes, SchedulerContext c = {}) {
+  c.lanes = lanes;
+  return test::plugins().output_schedulers.create(Spec::parse(spec, "--scheduler"), c);
 }
 
 // Lanes with `backlog[l]` packets of `size[l]` each, all with credits; next() until `calls` sends.
@@ -27,9 +28,9 @@ struct Port {
     ready.resize(backlog.size());
     for (std::size_t l = 0; l < backlog.size(); ++l) queued[l] = ready[l] = backlog[l] > 0;
   }
-  std::uint32_t send(OutputScheduler& s) {
+  std::uint32_t send(OutputScheduler& s, std::uint64_t now = 0) {
     sync();
-    const std::uint32_t lane = s.next({queued, ready, size});
+    const std::uint32_t lane = s.next({queued, ready, size, now});
     if (lane != kNone) {
       REQUIRE(ready[lane]);
       --backlog[lane];
@@ -134,4 +135,66 @@ TEST_CASE("output schedulers: with every lane backlogged the long-run shares equ
   CHECK(q.order == std::vector<std::uint32_t>{0, 2, 2});
   CHECK(test::error_of([] { make("vlarb:low=9:1", 4); }).find("lane 9 is not below the 4 lanes") != std::string::npos);
   CHECK(test::error_of([] { make("dtable:table=0-3", 4); }).find("expected LANE:WEIGHT") != std::string::npos);
+}
+
+TEST_CASE("output schedulers: a traffic class over its cap on a contested port waits until the window ends") {
+  // Windows of 100 cycles at 100 bytes per cycle: 10,000 bytes. Class 0 first, capped at 30 %
+  // (3,000 bytes); class 1 capped at 100 %. Packets of 1,000 bytes.
+  auto s = make("tclass:caps=0.3;1,window-ns=100", 2, SchedulerContext{2, 1.0, 100});
+  Port port{{100, 100}, {1000, 1000}};
+  std::uint64_t now = 0;
+  const auto send = [&] {
+    const std::uint32_t lane = port.send(*s, now);
+    now += 10;  // a packet takes 10 cycles on the link
+    return lane;
+  };
+  CHECK(send() == 0);
+  CHECK(send() == 0);
+  CHECK(send() == 0);  // 3,000 bytes: at its cap while class 1 waits, so inactive
+  CHECK(s->deficits() == std::vector<std::int64_t>{-3000, 0});
+  for (int k = 0; k < 7; ++k) CHECK(send() == 1);  // the rest of the window, until cycle 100
+  CHECK(s->deficits() == std::vector<std::int64_t>{-3000, 7000});
+  CHECK(send() == 0);  // cycle 100: a new window, counts at zero, class 0 active and first again
+  CHECK(s->deficits() == std::vector<std::int64_t>{1000, 0});
+
+  // Uncontested: class 0 alone passes its cap and stays active; when class 1 comes, class 0 is
+  // over its cap at its next send and yields.
+  auto t = make("tclass:caps=0.3;1,window-ns=100", 2, SchedulerContext{2, 1.0, 100});
+  Port alone{{5, 0}, {1000, 1000}};
+  for (std::uint64_t k = 0; k < 4; ++k) CHECK(alone.send(*t, k * 10) == 0);
+  CHECK(t->deficits() == std::vector<std::int64_t>{4000, 0});
+  alone.backlog[1] = 3;
+  CHECK(alone.send(*t, 40) == 0);  // still active (priority), now contested at 5,000: inactive
+  CHECK(t->deficits()[0] == -5000);
+  CHECK(alone.send(*t, 50) == 1);
+
+  // Every class over its cap: round robin among them.
+  auto u = make("tclass:caps=0.1;0.1,window-ns=100", 2, SchedulerContext{2, 1.0, 100});
+  Port both{{10, 10}, {1000, 1000}};
+  CHECK(both.send(*u, 0) == 0);  // 1,000 = its cap: inactive
+  CHECK(both.send(*u, 10) == 1);  // likewise
+  CHECK(both.send(*u, 20) == 0);
+  CHECK(both.send(*u, 30) == 1);
+  CHECK(both.send(*u, 40) == 0);
+}
+
+TEST_CASE("output schedulers: under saturation each traffic class gets its cap of the link") {
+  // Both classes always backlogged; class 1 first (priorities 1;0) and capped at 75 %, class 0 at
+  // 25 %; 500-byte packets, windows of 1,000 cycles at 64 bytes per cycle, 200 windows.
+  auto s = make("tclass:caps=0.25;0.75,priorities=1;0,window-ns=1000", 2, SchedulerContext{2, 1.0, 64});
+  Port port{{1u << 30, 1u << 30}, {500, 500}};
+  std::vector<double> bytes(2, 0);
+  double now = 0;
+  while (now < 200'000) {
+    const std::uint32_t lane = port.send(*s, static_cast<std::uint64_t>(now));
+    bytes[lane] += 500;
+    now += 500.0 / 64;
+  }
+  const double total = bytes[0] + bytes[1];
+  CHECK(bytes[0] / total == doctest::Approx(0.25).epsilon(0.01));
+  CHECK(bytes[1] / total == doctest::Approx(0.75).epsilon(0.01));
+  CHECK_THROWS_AS(make("tclass:caps=0.3;0.2;0.1", 2), InputError);
+  CHECK_THROWS_AS(make("tclass:caps=0;1", 2), InputError);
+  CHECK_THROWS_AS(make("tclass:caps=1.5", 2), InputError);
+  CHECK_THROWS_AS(make("tclass:priorities=0.5;1", 2), InputError);
 }

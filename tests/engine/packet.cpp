@@ -304,8 +304,8 @@ RouterConfig ib_switch(std::uint32_t vls, std::uint32_t flits, std::uint32_t min
   RouterConfig r;
   r.vcs = vls;
   r.input = r.output = BufferShape{flits, min, flits};
-  r.scheduler = [scheduler](std::uint32_t lanes) {
-    return registry.create(Spec::parse(scheduler, "scheduler"), SchedulerContext{lanes});
+  r.scheduler = [scheduler](const SchedulerContext& c) {
+    return registry.create(Spec::parse(scheduler, "scheduler"), c);
   };
   return r;
 }
@@ -413,7 +413,8 @@ TEST_CASE("packet: an ib output port shares a congested link by its scheduler's 
   // over the VLs would decide, 1:1.)
   const Setup s("fattree:k=4,n=1", "dmodk");
   REQUIRE(s.n() == 4);
-  for (const std::string sched : {"dtable:table=0:3;1:1", "vlarb:high=0:3;1:1"}) {
+  // tclass: SL 0 first, capped at 75 % of the link over each 1000-cycle window: the same shares.
+  for (const std::string sched : {"dtable:table=0:3;1:1", "vlarb:high=0:3;1:1", "tclass:caps=0.75;1,window-ns=5120"}) {
     INFO(sched);
     RouterConfig r = ib_switch(2, 64, 16, sched);
     r.sl2vl = {0, 1};
