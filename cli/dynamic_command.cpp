@@ -41,11 +41,7 @@ void add_engine_options(OptionTable& t, DynamicConfig& c) {
   t.text("--transport", c.transport,
          "how the network carries messages: flow (max-min fair flows) or packet (the packet engine: flits, credits, "
          "switch models; manual/packet.md \"Closed-loop workloads\")");
-  add_packet_options(t, c.packet);
-  t.wholes("--mtu-bytes", c.mtu_bytes,
-           "--transport packet: the largest packet of each service class in bytes (one value: every class; 0 or none: "
-           "one flit)",
-           0, 1u << 30);
+  add_packet_transport_options(t, c.packet);
   t.whole("-j,--threads", c.threads, "worker threads for routing (0 = all cores)", 0, 4096);
   t.whole("--max-flows", c.max_flows, "refuse patterns that would generate more flows", 1);
   t.real("--max-path-memory-gib,--max-path-memory", c.max_path_memory_gib,
@@ -84,8 +80,7 @@ void refuse_conflicts(const OptionTable& t, const DynamicConfig& c) {
   t.refuse_unless("--class-priority", c.policy == "fp" || c.policy == "qos", "with --policy fp or qos");
   t.refuse_unless("--flows-csv", !t.out_dir().empty(), "with --out DIR");
   const bool packets = c.transport == "packet";
-  for (const std::string& o : packet_option_names()) t.refuse_unless(o, packets, "with --transport packet");
-  t.refuse_unless("--mtu-bytes", packets, "with --transport packet");
+  for (const std::string& o : packet_transport_option_names()) t.refuse_unless(o, packets, "with --transport packet");
   for (const char* o : {"--policy", "--class-share", "--class-cap", "--class-priority", "--full-resolve",
                         "--max-path-memory-gib"})
     t.refuse_unless(o, !packets,
@@ -122,8 +117,7 @@ std::map<std::string, Json> resolved_options(const DynamicRun& run) {
     for (const char* o : {"policy", "class-share", "class-cap", "class-priority", "full-resolve", "max-path-memory-gib"})
       r[o] = nullptr;
   } else {
-    for (const std::string& o : packet_option_names()) r[o.substr(2)] = nullptr;
-    r["mtu-bytes"] = nullptr;
+    for (const std::string& o : packet_transport_option_names()) r[o.substr(2)] = nullptr;
   }
   return r;
 }

@@ -138,10 +138,7 @@ void simulate_packets(const Plugins& plugins, DynamicRun& run, Progress& progres
   const DynamicConfig& c = run.config;
   progress.phase("routing every endpoint pair");
   run.packet = build_packet_setup(plugins, run.setup, c.network, c.packet, service_classes(run));
-  packet::PacketTransportOptions options;
-  options.seed = c.network.seed;
-  options.mtu_bytes = c.mtu_bytes;
-  options.injection_queue_bytes = c.packet.injection_queue_bytes;
+  packet::PacketTransportOptions options = packet_transport_options(c.packet, c.network.seed);
   options.series_bins = c.series_bins;
   packet::PacketTransport transport(run.packet->network(run.setup.topology->network()), options);
   drive(transport, run, progress);

@@ -42,10 +42,9 @@ struct DynamicConfig {
   std::vector<std::uint32_t> class_priorities;  // fp, qos
   bool progress = false;
   // The transport: "flow" (max-min fair flows) or "packet" (the packet engine, manual/packet.md
-  // "Closed-loop workloads") with its options and the MTU of each service class (one for all).
+  // "Closed-loop workloads") with its options.
   std::string transport = "flow";
   PacketOptions packet;
-  std::vector<std::uint32_t> mtu_bytes;
   // Trace generation (one application): write it as a GOAL schedule and/or a VEF trace, the VEF
   // dependencies taken from this run (workloads/traces.hpp).
   std::string write_goal, write_vef;

@@ -93,11 +93,27 @@ void add_packet_options(OptionTable& t, PacketOptions& o) {
           "bytes of a NIC's injection queue per service level; messages wait in the application queue beyond", 1);
 }
 
-const std::vector<std::string>& packet_option_names() {
-  static const std::vector<std::string> names{"--flit-bytes", "--credit-bytes", "--clock-ns",  "--switch",
-                                              "--scheduler",  "--nic-delay", "--vc-scheme",
-                                              "--injection-queue-bytes"};
+void add_packet_transport_options(OptionTable& t, PacketOptions& o) {
+  add_packet_options(t, o);
+  t.wholes("--mtu-bytes", o.mtu_bytes,
+           "--transport packet: the largest packet of each service class in bytes (one value: every class; 0 or none: "
+           "one flit)",
+           0, 1u << 30);
+}
+
+const std::vector<std::string>& packet_transport_option_names() {
+  static const std::vector<std::string> names{"--flit-bytes", "--credit-bytes", "--clock-ns",
+                                              "--switch",     "--scheduler",    "--nic-delay",
+                                              "--vc-scheme",  "--injection-queue-bytes", "--mtu-bytes"};
   return names;
+}
+
+packet::PacketTransportOptions packet_transport_options(const PacketOptions& o, std::uint64_t seed) {
+  packet::PacketTransportOptions options;
+  options.seed = seed;
+  options.mtu_bytes = o.mtu_bytes;
+  options.injection_queue_bytes = o.injection_queue_bytes;
+  return options;
 }
 
 Json packet_network_json(const PacketSetup& s) {

@@ -23,6 +23,8 @@ struct PacketOptions {
   std::uint64_t injection_queue_bytes = 229376;
   std::uint32_t credit_bytes = 0;  // the credit unit; 0: one flit
   std::uint64_t max_pairs = 20'000'000;  // refuse networks with more endpoint pairs (every pair is routed)
+  // The packet transport (dynamic, schedule): the largest packet of each service class (one for all).
+  std::vector<std::uint32_t> mtu_bytes;
 };
 
 struct PacketSetup {
@@ -51,8 +53,13 @@ std::unique_ptr<PacketSetup> build_packet_setup(const Plugins& plugins, const Ne
 // --flit-bytes, --credit-bytes, --clock-ns, --switch, --scheduler, --nic-delay, --vc-scheme,
 // --injection-queue-bytes.
 void add_packet_options(OptionTable& t, PacketOptions& o);
-// The names of those options (for refusing them without the packet transport).
-const std::vector<std::string>& packet_option_names();
+// Those and --mtu-bytes (per service class), for the commands that run the packet transport, and
+// their names (for refusing them without it).
+void add_packet_transport_options(OptionTable& t, PacketOptions& o);
+const std::vector<std::string>& packet_transport_option_names();
+
+// The packet transport's options from the user's.
+packet::PacketTransportOptions packet_transport_options(const PacketOptions& o, std::uint64_t seed);
 
 // The per-run summary fields of a packet network: clock, flit size, VC scheme, sizes.
 Json packet_network_json(const PacketSetup& s);

@@ -73,11 +73,7 @@ void add_network_aware_options(OptionTable& t, ScheduleConfig& c) {
          "network-aware: how the network carries the jobs' messages: flow (max-min fair flows) or packet (the packet "
          "engine; manual/packet.md \"Closed-loop workloads\")")
       ->check(CLI::IsMember({"flow", "packet"}));
-  add_packet_options(t, c.packet);
-  t.wholes("--mtu-bytes", c.mtu_bytes,
-           "--transport packet: the largest packet of each service class in bytes (one value: every class; 0 or none: "
-           "one flit)",
-           0, 1u << 30);
+  add_packet_transport_options(t, c.packet);
 }
 
 // One job source; each option only where it applies.
@@ -101,9 +97,8 @@ void refuse_conflicts(const OptionTable& t, const ScheduleConfig& c) {
   for (const char* o : {"--topology", "--routing", "--endpoint-gbps", "--switch-gbps", "--endpoint-latency-ns",
                         "--switch-latency-ns", "--job-app", "--job-app-by", "--mapping", "--transport"})
     t.refuse_unless(o, c.network_aware, "with --network-aware");
-  for (const std::string& o : packet_option_names())
+  for (const std::string& o : packet_transport_option_names())
     t.refuse_unless(o, c.network_aware && c.transport == "packet", "with --network-aware --transport packet");
-  t.refuse_unless("--mtu-bytes", c.network_aware && c.transport == "packet", "with --network-aware --transport packet");
   t.refuse_together("--json", "--quiet", "--json prints the summary, --quiet prints nothing");
 }
 
@@ -121,8 +116,7 @@ std::map<std::string, Json> resolved_options(const ScheduleRun& run) {
   if (c.estimate != "scaled") r["estimate-scale"] = nullptr;
   if (c.inrflow_workload.empty()) r["inrflow-time-unit"] = nullptr;
   if (!c.network_aware || c.transport != "packet") {
-    for (const std::string& o : packet_option_names()) r[o.substr(2)] = nullptr;
-    r["mtu-bytes"] = nullptr;
+    for (const std::string& o : packet_transport_option_names()) r[o.substr(2)] = nullptr;
   }
   if (!c.network_aware) {
     for (const char* o : {"topology", "routing", "endpoint-gbps", "switch-gbps", "endpoint-latency-ns",

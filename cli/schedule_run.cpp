@@ -35,10 +35,7 @@ TransportFactory transports(const Plugins& plugins, ScheduleRun& run) {
   const Network& net = run.setup->topology->network();
   if (c.transport == "packet") {
     run.packet = build_packet_setup(plugins, *run.setup, c.network, c.packet, 1);
-    packet::PacketTransportOptions options;
-    options.seed = c.network.seed;
-    options.mtu_bytes = c.mtu_bytes;
-    options.injection_queue_bytes = c.packet.injection_queue_bytes;
+    const packet::PacketTransportOptions options = packet_transport_options(c.packet, c.network.seed);
     return [network = run.packet->network(net), options] {
       return std::make_unique<packet::PacketTransport>(network, options);
     };

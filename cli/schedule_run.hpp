@@ -39,7 +39,6 @@ struct ScheduleConfig {
   // The transport of the jobs' messages: flow or packet (with the packet engine's options).
   std::string transport = "flow";
   PacketOptions packet;
-  std::vector<std::uint32_t> mtu_bytes;
 };
 
 struct ScheduleRun {

@@ -86,6 +86,9 @@ void group_by(const std::vector<ElementId>& end, std::uint32_t elements, std::ve
 void Fabric::index_ports() {
   group_by(dst_, num_elements(), in_offset_, in_list_);
   group_by(src_, num_elements(), out_offset_, out_list_);
+  out_position_.assign(num_channels(), 0);
+  for (ElementId e = 0; e < num_elements(); ++e)
+    for (std::uint32_t k = out_offset_[e]; k < out_offset_[e + 1]; ++k) out_position_[out_list_[k]] = k - out_offset_[e];
 }
 
 void Fabric::route(const PathTable& paths, std::uint32_t var, EndpointId s, EndpointId d,

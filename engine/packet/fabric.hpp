@@ -65,6 +65,8 @@ class Fabric {
   std::span<const ChannelId> outputs(ElementId e) const {
     return {out_list_.data() + out_offset_[e], out_offset_[e + 1] - out_offset_[e]};
   }
+  // A channel's place among the outputs of its near end: outputs(src(c))[output_position(c)] == c.
+  std::uint32_t output_position(ChannelId c) const { return out_position_[c]; }
 
   // The channels a packet from endpoint s to endpoint d crosses on route variable `var` of `paths`:
   // injection, the path's links, ejection (the links of an endpoint's own cables are its injection
@@ -93,6 +95,7 @@ class Fabric {
   std::vector<ChannelId> injection_, ejection_;
   std::vector<std::uint32_t> in_offset_, out_offset_;
   std::vector<ChannelId> in_list_, out_list_;
+  std::vector<std::uint32_t> out_position_;
 };
 
 // Every route variable of a path table as the channels it crosses (Fabric::route), computed once and

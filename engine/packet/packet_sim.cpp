@@ -80,7 +80,7 @@ void PacketSim::check_config() {
                      std::to_string(nic_.mtu_bytes.size()) + " MTUs");
   for (std::uint32_t sl = 0; sl < nic_.service_levels; ++sl) {
     const std::uint32_t packet = ceil_div(std::max<std::uint32_t>(1, nic_.mtu_bytes[sl]), fabric_.flit_bytes());
-    const std::uint32_t flits = ceil_div(packet, router_.credit_flits) * router_.credit_flits;  // whole credits
+    const std::uint32_t flits = router_.credit_space(packet);
     // A VC must reserve a whole packet: an empty VC then always takes one, whatever the other VCs
     // hold in the shared pool, which the deadlock-freedom argument needs (virtual_channels.hpp).
     const std::uint32_t reserved =
@@ -98,11 +98,6 @@ void PacketSim::make_islip_state() {
   grant_stamp_.assign(fabric_.num_channels(), 0);
   matched_.assign(fabric_.num_channels(), ~Cycle{0});
   accept_rr_.assign(fabric_.num_channels(), 0);
-  out_position_.assign(fabric_.num_channels(), 0);
-  for (ElementId e = 0; e < fabric_.num_elements(); ++e) {
-    const auto outs = fabric_.outputs(e);
-    for (std::uint32_t k = 0; k < outs.size(); ++k) out_position_[outs[k]] = k;
-  }
 }
 
 void PacketSim::make_output_buffers() {
@@ -232,7 +227,7 @@ void PacketSim::generate_packets(std::uint32_t index) {
     pk.message = index;
     pk.hop = routes_.begin(var);
     pk.flits = ceil_div(static_cast<std::uint32_t>(bytes), fabric_.flit_bytes());
-    pk.space = ceil_div(pk.flits, router_.credit_flits) * router_.credit_flits;
+    pk.space = router_.credit_space(pk.flits);
     pk.vc = 0;
     pk.lane = router_.sl2vl.empty() ? 0 : router_.sl2vl[s.m.sl];
     pk.vc_state = VcState{};
@@ -523,7 +518,7 @@ void PacketSim::grant_islip(ElementId r) {
   const auto out_degree = static_cast<std::uint32_t>(fabric_.outputs(r).size());
   const auto order = [&](const Request& q) { return (q.position + degree - out_rr_[q.out] % degree) % degree; };
   const auto accept_order = [&](const Request& q) {
-    return (out_position_[q.out] + out_degree - accept_rr_[q.in] % out_degree) % out_degree;
+    return (fabric_.output_position(q.out) + out_degree - accept_rr_[q.in] % out_degree) % out_degree;
   };
   for (std::uint32_t round = 0; round < router_.islip_iterations; ++round) {
     const Cycle stamp = ++alloc_stamp_;
@@ -550,7 +545,7 @@ void PacketSim::grant_islip(ElementId r) {
       const std::uint32_t keep_rr = out_rr_[chosen.out];
       grant(chosen);
       if (round == 0)
-        accept_rr_[chosen.in] = out_position_[chosen.out] + 1;
+        accept_rr_[chosen.in] = fabric_.output_position(chosen.out) + 1;
       else
         out_rr_[chosen.out] = keep_rr;
       any = true;
@@ -663,8 +658,7 @@ void PacketSim::process_events() {
 }
 
 Cycle PacketSim::next_wakeup() const {
-  Cycle t = ~Cycle{0};
-  t = std::min(t, events_.next_time(now_));
+  Cycle t = events_.next_time(now_);
   if (!pending_sends_.empty()) t = std::min(t, pending_sends_.top().first);
   return t;
 }

@@ -91,6 +91,10 @@ struct RouterConfig {
   // Output-buffered switches: each output port's scheduler over the QoS lanes (required for them).
   std::function<std::unique_ptr<OutputScheduler>(const SchedulerContext&)> scheduler;
   std::uint32_t pipeline() const { return routing_delay + vc_delay + switch_delay; }
+  // The buffer space a packet of `flits` flits takes: whole credits.
+  std::uint32_t credit_space(std::uint32_t flits) const {
+    return (flits + credit_flits - 1) / credit_flits * credit_flits;
+  }
   bool output_buffered() const { return output.size > 0; }
   std::uint32_t qos_lanes() const;
 };
@@ -190,7 +194,6 @@ class PacketSim {
     Cycle time;
     std::uint32_t kind;  // 0 credit return, 1 delivery, 2 output-buffer space freed
     std::uint32_t a, b;
-    bool operator>(const Event& o) const { return time > o.time; }
   };
 
   void check_config();
@@ -323,9 +326,9 @@ class PacketSim {
   std::vector<std::uint32_t> grant_of_;  // per output channel: request index (valid for grant_cycle_)
   std::vector<Cycle> grant_cycle_;
   // iSLIP: per output, the round of its grant; per input, the cycle it was matched and its accept
-  // pointer; per channel, its place among its router's outputs.
+  // pointer.
   std::vector<Cycle> grant_stamp_, matched_;
-  std::vector<std::uint32_t> accept_rr_, out_position_;
+  std::vector<std::uint32_t> accept_rr_;
   Cycle alloc_stamp_ = 0;
 
   RunStats stats_;

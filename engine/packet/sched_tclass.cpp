@@ -8,6 +8,7 @@
 // "Contested" is read here as: another class has a packet queued at the port when the class sends
 // (the paper's "the link is oversubscribed"), so a class alone on its port may exceed its cap.
 #include <cmath>
+#include <optional>
 #include <sstream>
 
 #include "core/error.hpp"
@@ -87,16 +88,10 @@ std::vector<double> per_lane(const ParamSet& p, const std::string& name, std::ui
   std::vector<double> values;
   std::istringstream in(p.get_string(name));
   for (std::string item; std::getline(in, item, ';');) {
-    std::size_t used = 0;
-    double v = 0;
-    try {
-      v = std::stod(item, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used == 0 || used != item.size() || !std::isfinite(v) || v < min || v > max)
+    const std::optional<double> v = parse_real(item);
+    if (!v || *v < min || *v > max)
       p.fail(name, "'" + item + "' is not a number in [" + std::to_string(min) + ", " + std::to_string(max) + "]");
-    values.push_back(v);
+    values.push_back(*v);
   }
   if (values.size() == 1) values.assign(lanes, values[0]);
   if (values.size() != lanes)

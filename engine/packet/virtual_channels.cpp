@@ -29,11 +29,7 @@ namespace {
 class DependencyGraph {
  public:
   DependencyGraph(const Fabric& fabric, const ChannelRoutes& routes, const VcScheme& scheme)
-      : fabric_(fabric), classes_(scheme.classes), position_(fabric.num_channels(), 0) {
-    for (ElementId e = 0; e < fabric.num_elements(); ++e) {
-      const auto outs = fabric.outputs(e);
-      for (std::uint32_t k = 0; k < outs.size(); ++k) position_[outs[k]] = k;
-    }
+      : fabric_(fabric), classes_(scheme.classes) {
     const std::uint64_t nodes = num_nodes();
     first_bit_.assign(nodes + 1, 0);
     for (std::uint64_t u = 0; u < nodes; ++u)
@@ -64,7 +60,7 @@ class DependencyGraph {
     for (const ChannelId c : route) {
       const std::uint32_t cls = enter(scheme, state, c, fabric_.between_routers(c));
       if (previous != kNone) {
-        const std::uint64_t b = first_bit_[previous] + std::uint64_t{position_[c]} * classes_ + cls;
+        const std::uint64_t b = first_bit_[previous] + std::uint64_t{fabric_.output_position(c)} * classes_ + cls;
         bits_[b / 64] |= std::uint64_t{1} << (b % 64);
       }
       previous = static_cast<std::uint64_t>(c) * classes_ + cls;
@@ -73,7 +69,6 @@ class DependencyGraph {
 
   const Fabric& fabric_;
   std::uint32_t classes_;
-  std::vector<std::uint32_t> position_;  // per channel: its place among its source element's outputs
   std::vector<std::uint64_t> first_bit_, bits_;
 };
 
