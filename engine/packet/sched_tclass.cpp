@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "core/error.hpp"
+#include "core/format.hpp"
 #include "core/types.hpp"
 #include "engine/packet/output_scheduler.hpp"
 
@@ -90,7 +91,7 @@ std::vector<double> per_lane(const ParamSet& p, const std::string& name, std::ui
   for (std::string item; std::getline(in, item, ';');) {
     const std::optional<double> v = parse_real(item);
     if (!v || *v < min || *v > max)
-      p.fail(name, "'" + item + "' is not a number in [" + std::to_string(min) + ", " + std::to_string(max) + "]");
+      p.fail(name, "'" + item + "' is not a number in [" + number_text(min) + ", " + number_text(max) + "]");
     values.push_back(*v);
   }
   if (values.size() == 1) values.assign(lanes, values[0]);
