@@ -75,10 +75,7 @@ Json packet_json(const DynamicRun& run) {
   Json j = packet_network_json(*run.packet);
   const packet::RunStats& st = run.packet_stats;
   const double seconds = std::max(1e-9, run.result.simulate_seconds);
-  j["cycles"] = st.cycles;
-  j["flit_hops"] = st.flit_hops;
-  j["credit_stalls"] = st.credit_stalls;
-  j["application_queue_peak"] = st.app_queue_peak;
+  j.update(packet_stats_json(st));
   j["flit_hops_per_second"] = static_cast<double>(st.flit_hops) / seconds;
   return j;
 }

@@ -69,11 +69,8 @@ Json packet_summary(const PacketRun& run, const PacketConfig& c, RunHeader heade
   const double ns = run.net->fabric->clock_ns();
   j.update(packet_network_json(*run.net));
   add_load_json(j, run.result.total, ns);
-  j["cycles"] = st.cycles;
+  j.update(packet_stats_json(st));
   j["window_cycles"] = c.run.measure;
-  j["flit_hops"] = st.flit_hops;
-  j["credit_stalls"] = st.credit_stalls;
-  j["application_queue_peak"] = st.app_queue_peak;
   j["service_levels"] = Json::array();
   for (std::size_t i = 0; i < st.sl.size(); ++i) j["service_levels"].push_back(sl_json(run, i, ns));
   j["simulation"] = {{"flit_hops_per_second", static_cast<double>(st.flit_hops) / std::max(1e-9, run.simulate_seconds)},

@@ -1,5 +1,7 @@
 #include "cli/packet_setup.hpp"
 
+#include <algorithm>
+
 #include "core/error.hpp"
 #include "core/system.hpp"
 
@@ -66,7 +68,7 @@ std::unique_ptr<PacketSetup> build_packet_setup(const Plugins& plugins, const Ne
   const BlockGrid grid = setup.topology->block_grid();
   s->scheme = packet::choose_scheme(o.vc_scheme, *s->fabric, net, *s->routes,
                                     grid.wraps ? grid.routers : std::vector<std::uint32_t>{},
-                                    s->router.vcs / s->router.qos_lanes(),
+                                    s->router.classes_per_lane(),
                                     "routing " + setup.routing_spec.text + " on " + setup.topology_spec.text);
   s->route_seconds = clock.seconds();
   return s;
@@ -126,6 +128,19 @@ Json packet_network_json(const PacketSetup& s) {
   j["endpoints"] = s.fabric->num_nics();
   j["routers"] = s.fabric->num_routers();
   j["channels"] = s.fabric->num_channels();
+  return j;
+}
+
+Json packet_stats_json(const packet::RunStats& st) {
+  Json j = Json::object();
+  j["cycles"] = st.cycles;
+  j["flit_hops"] = st.flit_hops;
+  j["credit_stalls"] = st.credit_stalls;
+  j["application_queue_peak"] = st.app_queue_peak;
+  if (!st.central_peak.empty()) {
+    j["central_crossings"] = st.central_crossings;
+    j["central_peak_flits"] = *std::max_element(st.central_peak.begin(), st.central_peak.end());
+  }
   return j;
 }
 

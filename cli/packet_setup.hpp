@@ -63,5 +63,8 @@ packet::PacketTransportOptions packet_transport_options(const PacketOptions& o, 
 
 // The per-run summary fields of a packet network: clock, flit size, VC scheme, sizes.
 Json packet_network_json(const PacketSetup& s);
+// A run's engine counters: cycles, flit_hops, credit_stalls, application_queue_peak, and for
+// hierarchical switches (opa) central_crossings and central_peak_flits.
+Json packet_stats_json(const packet::RunStats& st);
 
 }  // namespace interflow::cli

@@ -24,18 +24,18 @@ class Streams {
   // Hands every message generated before `until` to the simulator.
   void emit(PacketSim& sim, Cycle until) {
     while (!next_.empty() && std::get<0>(next_.top()) < until) {
-      const auto [t, e, sl, dst, count] = next_.top();
+      const auto [t, e, sl, dst, count, size] = next_.top();
       next_.pop();
-      const std::uint64_t bytes = gens_[sl]->settings().bytes;
+      const std::uint64_t bytes = size != 0 ? size : gens_[sl]->settings().bytes;
       for (std::uint32_t k = 0; k < count; ++k) sim.send({e, dst, bytes, sl}, t);
       push(gens_[sl]->next(e, t, false, rng_), e, sl);
     }
   }
 
  private:
-  void push(const Emission& m, EndpointId e, std::uint32_t sl) { next_.push({m.time, e, sl, m.dst, m.count}); }
+  void push(const Emission& m, EndpointId e, std::uint32_t sl) { next_.push({m.time, e, sl, m.dst, m.count, m.bytes}); }
 
-  using Item = std::tuple<Cycle, EndpointId, std::uint32_t, EndpointId, std::uint32_t>;
+  using Item = std::tuple<Cycle, EndpointId, std::uint32_t, EndpointId, std::uint32_t, std::uint64_t>;
   std::vector<std::unique_ptr<SlGenerator>>& gens_;
   Rng rng_;
   std::priority_queue<Item, std::vector<Item>, std::greater<>> next_;

@@ -9,16 +9,33 @@ namespace interflow::packet {
 
 namespace {
 
-constexpr std::uint32_t kCredit = 0, kDelivery = 1, kOutputFree = 2;
-
 std::uint32_t ceil_div(std::uint32_t a, std::uint32_t b) { return (a + b - 1) / b; }
 
 }  // namespace
 
 std::uint32_t RouterConfig::qos_lanes() const {
+  if (!sl2sc.empty()) return static_cast<std::uint32_t>(sl2sc.size());
   std::uint32_t lanes = 1;
   for (const std::uint32_t l : sl2vl) lanes = std::max(lanes, l + 1);
   return lanes;
+}
+
+std::uint32_t RouterConfig::service_channel(std::uint32_t sl, std::uint32_t cls) const {
+  if (sl >= sl2sc.size()) return kNone;
+  for (std::uint32_t sc = sl2sc[sl]; sc < sc2sl.size() && sc < sc2vl.size(); ++sc)
+    if (sc != kReservedSc && sc2sl[sc] == sl && cls-- == 0) return sc;
+  return kNone;
+}
+
+std::uint32_t RouterConfig::classes_per_lane() const {
+  if (sl2sc.empty()) return vcs / qos_lanes();
+  std::uint32_t fewest = kNone;
+  for (std::uint32_t sl = 0; sl < sl2sc.size(); ++sl) {
+    std::uint32_t n = 0;
+    while (service_channel(sl, n) != kNone) ++n;
+    fewest = std::min(fewest, n);
+  }
+  return fewest == kNone ? 0 : fewest;
 }
 
 PacketSim::PacketSim(const Fabric& fabric, const PathTable& paths, const ChannelRoutes& routes, const VcScheme& scheme,
@@ -44,6 +61,7 @@ PacketSim::PacketSim(const Fabric& fabric, const PathTable& paths, const Channel
   out_rr_.assign(fabric.num_channels(), 0);
   queued_at_.assign(fabric.num_elements(), 0);
   if (router_.output_buffered()) make_output_buffers();
+  if (router_.hierarchical()) make_central();
   injection_.assign(static_cast<std::size_t>(n) * nic_.service_levels, Queue{});
   injection_bytes_.assign(injection_.size(), 0);
   app_queue_.resize(injection_.size());
@@ -72,6 +90,7 @@ void PacketSim::check_config() {
                      std::to_string(lanes_ * scheme_.classes) + " virtual channels are needed; the switch has " +
                      std::to_string(vcs_));
   per_group_ = vcs_ / (lanes_ * scheme_.classes);
+  map_lanes();
   router_.input.check(vcs_, "the switch's input buffer");
   if (router_.output_buffered()) router_.output.check(vcs_, "the switch's output buffer");
   if (nic_.mtu_bytes.empty()) nic_.mtu_bytes.assign(nic_.service_levels, fabric_.flit_bytes());
@@ -83,14 +102,73 @@ void PacketSim::check_config() {
     const std::uint32_t flits = router_.credit_space(packet);
     // A VC must reserve a whole packet: an empty VC then always takes one, whatever the other VCs
     // hold in the shared pool, which the deadlock-freedom argument needs (virtual_channels.hpp).
-    const std::uint32_t reserved =
+    std::uint32_t reserved =
         router_.output_buffered() ? std::min(router_.input.lane_min, router_.output.lane_min) : router_.input.lane_min;
+    if (router_.central.mport_ports > 0) reserved = std::min(reserved, router_.central.buffer.lane_min);
     if (flits > reserved)
       throw InputError("service level " + std::to_string(sl) + ": packets of " + std::to_string(flits) +
                        " flits" + (flits > packet ? " in whole credits" : "") + " do not fit the " +
                        std::to_string(reserved) + " flits a virtual channel reserves; "
                        "virtual cut-through needs a whole packet to fit (raise the switch's buffer or lower the MTU)");
   }
+}
+
+// The VCs of every (lane, deadlock class) group, as CSR, and of every lane. With an SL2VL table
+// (vct, ib) the VCs are split evenly: group (lane, class) holds vcs / (lanes x classes) consecutive
+// VCs. With service channels (opa) a lane is an SL: its n SCs (ascending from its SL2SC entry) are
+// dealt to the C classes in blocks of n / C (any remainder unused), and a group holds those SCs'
+// VLs; a packet takes, among them, the one with the most room (Cano-Cano et al. 2024 §3.2: SCs of one
+// SL distribute its traffic). A VL may serve several SLs but only one class, so the classes'
+// ordering, which the deadlock argument rests on, holds.
+void PacketSim::map_lanes() {
+  const std::uint32_t classes = scheme_.classes;
+  const std::uint32_t groups = lanes_ * classes;
+  group_offset_.assign(groups + 1, 0);
+  group_vcs_.clear();
+  lane_vcs_.assign(lanes_, {});
+  if (router_.sl2sc.empty()) {
+    for (std::uint32_t g = 0; g < groups; ++g) {
+      for (std::uint32_t v = g * per_group_; v < (g + 1) * per_group_; ++v) {
+        group_vcs_.push_back(v);
+        lane_vcs_[g / classes].push_back(v);
+      }
+      group_offset_[g + 1] = static_cast<std::uint32_t>(group_vcs_.size());
+    }
+    return;
+  }
+  std::vector<std::uint32_t> class_of_vl(vcs_, kNone);
+  for (std::uint32_t sl = 0; sl < lanes_; ++sl) {
+    std::uint32_t scs = 0;
+    while (router_.service_channel(sl, scs) != kNone) ++scs;
+    if (scs < classes)
+      throw InputError("the " + scheme_.name() + " virtual-channel scheme needs " + std::to_string(classes) +
+                       " service channels (SCs) per SL and SL " + std::to_string(sl) + " has " + std::to_string(scs) +
+                       " (its SCs: SC2SL entries equal to " + std::to_string(sl) + " from its SL2SC entry on, SC " +
+                       std::to_string(RouterConfig::kReservedSc) + " excepted)");
+    const std::uint32_t block = scs / classes;
+    for (std::uint32_t c = 0; c < classes; ++c) {
+      for (std::uint32_t k = c * block; k < (c + 1) * block; ++k)
+        add_service_channel(sl, c, router_.service_channel(sl, k), class_of_vl);
+      group_offset_[sl * classes + c + 1] = static_cast<std::uint32_t>(group_vcs_.size());
+    }
+  }
+}
+
+void PacketSim::add_service_channel(std::uint32_t sl, std::uint32_t cls, std::uint32_t sc,
+                                    std::vector<std::uint32_t>& class_of_vl) {
+  const std::uint32_t vl = router_.sc2vl[sc];
+  if (vl >= vcs_)
+    throw InputError("SC2VL maps SC " + std::to_string(sc) + " to VL " + std::to_string(vl) + "; the switch has " +
+                     std::to_string(vcs_) + " VLs");
+  if (class_of_vl[vl] != kNone && class_of_vl[vl] != cls)
+    throw InputError("VL " + std::to_string(vl) + " serves deadlock classes " + std::to_string(class_of_vl[vl]) + " and " +
+                     std::to_string(cls) + " (through SC " + std::to_string(sc) +
+                     "); each VL may serve one class only, or the classes no longer break the dependency cycles");
+  class_of_vl[vl] = cls;
+  const auto first = group_vcs_.begin() + group_offset_[sl * scheme_.classes + cls];
+  if (std::find(first, group_vcs_.end(), vl) == group_vcs_.end()) group_vcs_.push_back(vl);
+  auto& list = lane_vcs_[sl];
+  if (std::find(list.begin(), list.end(), vl) == list.end()) list.push_back(vl);
 }
 
 void PacketSim::make_islip_state() {
@@ -229,7 +307,7 @@ void PacketSim::generate_packets(std::uint32_t index) {
     pk.flits = ceil_div(static_cast<std::uint32_t>(bytes), fabric_.flit_bytes());
     pk.space = router_.credit_space(pk.flits);
     pk.vc = 0;
-    pk.lane = router_.sl2vl.empty() ? 0 : router_.sl2vl[s.m.sl];
+    pk.lane = !router_.sl2sc.empty() ? s.m.sl : router_.sl2vl.empty() ? 0 : router_.sl2vl[s.m.sl];
     pk.vc_state = VcState{};
     pk.ready = std::max(now_, s.generated) + router_.nic_delay;
     pk.tail = pk.ready;
@@ -268,12 +346,11 @@ bool PacketSim::nic_idle(EndpointId e) const {
   return true;
 }
 
-// The first VC of the packet's group on channel `out`: its QoS lane (by its SL) and its deadlock
-// class there.
+// The packet's VC group on channel `out`: its QoS lane (by its SL) and its deadlock class there.
 std::uint32_t PacketSim::lane_group(std::uint32_t p, ChannelId out) const {
   VcState state = packets_[p].vc_state;
   const std::uint32_t cls = enter(scheme_, state, out, fabric_.between_routers(out));
-  return (packets_[p].lane * scheme_.classes + cls) * per_group_;
+  return packets_[p].lane * scheme_.classes + cls;
 }
 
 // A NIC has room for whatever arrives; elsewhere the VC's buffer must hold the whole packet.
@@ -281,15 +358,19 @@ bool PacketSim::downstream_fits(ChannelId out, std::uint32_t vc, std::uint32_t f
   return fabric_.is_nic(fabric_.dst(out)) || credits_.fits(out, vc, flits);
 }
 
-// The VC of the packet's group on `out` with the most room in `space` that fits it, or kNone.
-std::uint32_t PacketSim::pick_vc(std::uint32_t p, ChannelId out, const SharedBuffers& space) const {
-  const std::uint32_t first = lane_group(p, out);
-  if (&space == &credits_ && fabric_.is_nic(fabric_.dst(out))) return first;
+// The VC of the packet's group on `out` with the most room that fits it in `space` at `port` (kNone:
+// `out` itself; a hierarchical switch's central buffer is counted per MPort), or kNone.
+std::uint32_t PacketSim::pick_vc(std::uint32_t p, ChannelId out, const SharedBuffers& space, std::size_t port) const {
+  const std::uint32_t group = lane_group(p, out);
+  const std::uint32_t* first = group_vcs_.data() + group_offset_[group];
+  const std::uint32_t* last = group_vcs_.data() + group_offset_[group + 1];
+  if (&space == &credits_ && fabric_.is_nic(fabric_.dst(out))) return *first;
+  if (port == kNone) port = out;
   std::uint32_t best = kNone, best_room = packets_[p].space - 1;
-  for (std::uint32_t v = first; v < first + per_group_; ++v)
-    if (space.room(out, v) > best_room) {
+  for (; first != last; ++first)
+    if (const std::uint32_t v = *first; space.room(port, v) > best_room) {
       best = v;
-      best_room = space.room(out, v);
+      best_room = space.room(port, v);
     }
   return best;
 }
@@ -369,7 +450,7 @@ void PacketSim::cross(ChannelId in, std::uint32_t vc, std::uint32_t p, ChannelId
   free_input(in, vc, pk.space, tail_in);
   out_space_.take(out, out_vc, pk.space);  // throws if it does not fit
   pk.vc = out_vc;
-  pk.ready = now_ + router_.xbar_delay;
+  pk.ready = now_ + router_.xbar_delay + router_.output_delay;
   pk.tail = tail_in + router_.xbar_delay;
   Queue& oq = out_queues_[out * vcs_ + out_vc];
   push(oq, p);
@@ -399,16 +480,17 @@ void PacketSim::send_from_output(ChannelId out) {
 
 // Fills the lane offer of output `out`; returns the number of lanes that can send.
 std::uint32_t PacketSim::offer_lanes(ChannelId out) {
-  const std::uint32_t group = scheme_.classes * per_group_;
   std::uint32_t ready = 0;
   const std::uint32_t unit = schedulers_[out]->unit_bytes();
   for (std::uint32_t lane = 0; lane < lanes_; ++lane) {
     offer_queued_[lane] = offer_ready_[lane] = 0;
     offer_vc_[lane] = kNone;
+    const auto& vcs = lane_vcs_[lane];
+    const auto group = static_cast<std::uint32_t>(vcs.size());
     for (std::uint32_t k = 0; k < group; ++k) {
-      const std::uint32_t vc = lane * group + (lane_rr_[out] + k) % group;
+      const std::uint32_t vc = vcs[(lane_rr_[out] + k) % group];
       const std::uint32_t p = out_queues_[out * vcs_ + vc].head;
-      if (p == kNone) continue;
+      if (p == kNone || packets_[p].lane != lane) continue;  // a VL shared by SLs: its head is another SL's
       offer_queued_[lane] = 1;
       if (packets_[p].ready > now_) continue;
       if (!downstream_fits(out, vc, packets_[p].space)) {
@@ -469,6 +551,7 @@ void PacketSim::step_nic(EndpointId e) {
 void PacketSim::step_router(ElementId r) {
   if (router_.output_buffered())
     for (const ChannelId out : fabric_.outputs(r)) send_from_output(out);
+  if (router_.hierarchical()) step_central(r);
   collect_requests(r);
   grant_requests(r);
 }
@@ -488,6 +571,17 @@ void PacketSim::collect_requests(ElementId r) {
       const std::uint32_t p = queues_[in * vcs_ + v].head;
       if (p == kNone || packets_[p].ready > now_) continue;
       const ChannelId out = packets_[p].out;
+      if (router_.hierarchical() && crosses_central(in, out)) {  // into its MPort's central buffer
+        const std::uint32_t mport = in_mport_[in];
+        if (free_central_link(mport) == kNone) continue;
+        const std::uint32_t central_vc = pick_vc(p, out, central_space_, mport);
+        if (central_vc == kNone) {
+          ++stats_.credit_stalls;
+          continue;
+        }
+        requests_.push_back({in, v, p, out, central_vc, i, mport});
+        break;
+      }
       if (buffered ? free_xbar_ports(out) == 0 : channel_free_[out] > now_ + router_.xbar_delay) continue;
       const std::uint32_t out_vc = pick_vc(p, out, buffered ? out_space_ : credits_);
       if (out_vc == kNone) {
@@ -569,8 +663,10 @@ void PacketSim::grant_requests(ElementId r) {
   const auto order = [&](const Request& q) { return (q.position + degree - out_rr_[q.out] % degree) % degree; };
   if (router_.output_buffered() && router_.xbar_speedup > 1) return grant_several(order);
   if (router_.islip_iterations > 0) return grant_islip(r);
+  if (router_.hierarchical()) grant_central_requests();
   for (std::uint32_t i = 0; i < requests_.size(); ++i) {
     const Request& q = requests_[i];
+    if (q.mport != kNone) continue;
     if (grant_cycle_[q.out] != now_ || order(q) < order(requests_[grant_of_[q.out]])) {
       grant_cycle_[q.out] = now_;
       grant_of_[q.out] = i;
@@ -578,7 +674,7 @@ void PacketSim::grant_requests(ElementId r) {
   }
   for (std::uint32_t i = 0; i < requests_.size(); ++i) {
     const Request& q = requests_[i];
-    if (grant_of_[q.out] == i) grant(q);
+    if (q.mport == kNone && grant_of_[q.out] == i) grant(q);
   }
 }
 
@@ -643,6 +739,8 @@ void PacketSim::process_events() {
       credits_.give(e.a / vcs_, e.a % vcs_, e.b);  // throws if more come back than were taken
     else if (e.kind == kOutputFree)
       out_space_.give(e.a / vcs_, e.a % vcs_, e.b);
+    else if (e.kind == kCentralFree)
+      central_space_.give(e.a / vcs_, e.a % vcs_, e.b);
     else
       deliver(e.a, e.time);
   });
@@ -717,17 +815,21 @@ void PacketSim::check_invariants() const {
   if (packets_.size() != free_packets_.size() + packets_in_network_) fail("packets lost or duplicated");
   const std::size_t slots = static_cast<std::size_t>(fabric_.num_channels()) * vcs_;
   std::vector<std::int64_t> returning(slots, 0), releasing(router_.output_buffered() ? slots : 0, 0);
+  std::vector<std::int64_t> central_releasing(router_.hierarchical() ? central_space_.used_size() : 0, 0);
   std::uint64_t to_deliver = 0;
   events_.for_each([&](const Event& e) {
     if (e.kind == kCredit)
       returning[e.a] += e.b;
     else if (e.kind == kOutputFree)
       releasing[e.a] += e.b;
+    else if (e.kind == kCentralFree)
+      central_releasing[e.a] += e.b;
     else
       ++to_deliver;
   });
   std::uint64_t queued = 0;
   check_buffers(returning, releasing, queued);
+  if (router_.hierarchical()) check_central(central_releasing, queued);
   for (const Queue& q : injection_)
     for (std::uint32_t p = q.head; p != kNone; p = packets_[p].next) ++queued;
   if (queued + to_deliver != packets_in_network_)

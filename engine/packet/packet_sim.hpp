@@ -83,6 +83,23 @@ struct RouterConfig {
   // credits, so a packet occupies its flits rounded up to whole credits.
   std::uint32_t credit_flits = 1;
   std::uint32_t xbar_speedup = 1;   // output-buffered: packets an output buffer may take in at once
+  std::uint32_t output_delay = 0;   // output-buffered: cycles from a head's entry into the output buffer to OB-ready
+  // Hierarchical (opa): ports grouped in MPorts with a central buffer each (CentralConfig); off when
+  // central.mport_ports is 0.
+  struct CentralConfig {
+    std::uint32_t mport_ports = 0;   // ports per MPort (0: no MPorts, no central crossbar)
+    std::uint32_t links = 2;         // links from an MPort's crossbar into its central buffer
+    std::uint32_t link_flits = 3;    // flits per cycle on each of those links
+    std::uint32_t out_flits = 4;     // flits per cycle from a central buffer into an output buffer
+    std::uint32_t alloc_delay = 16;  // cycles from a head's entry into the central buffer to its allocation (AT)
+    std::uint32_t xbar_delay = 2;    // cycles through the central crossbar into the output buffer (X)
+    BufferShape buffer{0, 0, 0};     // each MPort's central buffer, shared by its VLs
+  } central;
+  // Service channels (opa): SL2SC, SC2VL and SC2SL tables, the same at every device. When sl2sc is
+  // given, a packet of SL s in deadlock class c carries SC sl2sc[s] + c (its SC changes when it is
+  // routed onto a channel of another class, never its SL) and takes VL sc2vl[SC]; the output
+  // schedulers then choose among SLs, not VLs. Empty: the sl2vl table below.
+  std::vector<std::uint32_t> sl2sc, sc2vl, sc2sl;
   std::uint32_t islip_iterations = 0;  // input-queued: 0 separable input-first allocation, else iSLIP rounds
   std::uint32_t nic_delay = 1;      // cycles from a message's generation to its first packet's eligibility
   // Per SL, its QoS lane (the SL2VL table of every output port; empty: every SL on lane 0). The VCs
@@ -96,7 +113,16 @@ struct RouterConfig {
     return (flits + credit_flits - 1) / credit_flits * credit_flits;
   }
   bool output_buffered() const { return output.size > 0; }
+  bool hierarchical() const { return central.mport_ports > 0; }
+  // The lanes output schedulers choose among: the SLs with service channels, else the VLs of sl2vl.
   std::uint32_t qos_lanes() const;
+  // Deadlock classes each lane can offer: vcs / lanes with sl2vl; with service channels, the fewest
+  // SCs any SL has.
+  std::uint32_t classes_per_lane() const;
+  // Service channels: the SC of SL `sl` in deadlock class `cls` (its cls-th SC from sl2sc[sl] on, in
+  // ascending order, among those SC2SL gives back to it; SC 15 is reserved), or kNone.
+  std::uint32_t service_channel(std::uint32_t sl, std::uint32_t cls) const;
+  static constexpr std::uint32_t kReservedSc = 15;
 };
 
 struct NicConfig {
@@ -138,6 +164,8 @@ struct RunStats {
   std::vector<std::uint64_t> channel_flits;  // flits sent on each channel inside the window
   std::vector<std::uint32_t> channel_peak;   // most flits held by each channel's input buffer (all lanes)
   std::vector<std::uint32_t> output_peak;    // most flits held by each channel's output buffer (output-buffered)
+  std::uint64_t central_crossings = 0;       // hierarchical: packets that went through a central buffer
+  std::vector<std::uint32_t> central_peak;   // hierarchical: most flits held by each MPort's central buffer
   std::vector<std::uint64_t> channel_credit_stalls;  // per channel: attempts refused for lack of room downstream
   std::vector<std::uint64_t> channel_busy;   // cycles each channel spent sending (whole run)
   // When record_injection() asked for it: flits injected by all NICs per `injection_bucket` cycles,
@@ -167,6 +195,8 @@ class PacketSim {
   const RunStats& stats() const { return stats_; }
   std::uint64_t messages_in_system() const { return messages_live_; }
   std::uint64_t packets_in_network() const { return packets_in_network_; }
+  // The VCs (VLs) a QoS lane's packets may take, over every deadlock class.
+  const std::vector<std::uint32_t>& lane_vcs(std::uint32_t lane) const { return lane_vcs_.at(lane); }
 
   // Throws std::logic_error naming the first broken invariant.
   void check_invariants() const;
@@ -190,13 +220,16 @@ class PacketSim {
   struct Queue {  // a FIFO of packets (intrusive list) and the buffer space they take (flits, whole credits)
     std::uint32_t head = kNone, tail = kNone, flits = 0;
   };
+  enum EventKind : std::uint32_t { kCredit, kDelivery, kOutputFree, kCentralFree };
   struct Event {
     Cycle time;
-    std::uint32_t kind;  // 0 credit return, 1 delivery, 2 output-buffer space freed
+    std::uint32_t kind;  // EventKind: credit return, delivery, output- or central-buffer space freed
     std::uint32_t a, b;
   };
 
   void check_config();
+  void map_lanes();
+  void add_service_channel(std::uint32_t sl, std::uint32_t cls, std::uint32_t sc, std::vector<std::uint32_t>& class_of_vl);
   void make_output_buffers();
   std::uint32_t new_packet();
   void push(Queue& q, std::uint32_t p);
@@ -227,8 +260,19 @@ class PacketSim {
   void schedule(Cycle time, std::uint32_t kind, std::uint32_t a, std::uint32_t b);
   bool nic_idle(EndpointId e) const;
   std::uint32_t lane_group(std::uint32_t p, ChannelId out) const;
-  std::uint32_t pick_vc(std::uint32_t p, ChannelId out, const SharedBuffers& room) const;
+  std::uint32_t pick_vc(std::uint32_t p, ChannelId out, const SharedBuffers& room, std::size_t port = kNone) const;
   bool downstream_fits(ChannelId out, std::uint32_t vc, std::uint32_t flits) const;
+  // Hierarchical switches (opa, packet_central.cpp): an input's packet for a port of another MPort
+  // crosses into its MPort's central buffer, is allocated again there and crosses the central
+  // crossbar into the output buffer.
+  void make_central();
+  bool crosses_central(ChannelId in, ChannelId out) const;
+  std::uint32_t free_central_link(std::uint32_t mport) const;
+  void grant_central_requests();
+  void to_central(ChannelId in, std::uint32_t vc, std::uint32_t p, std::uint32_t mport, std::uint32_t central_vc);
+  void step_central(ElementId r);
+  void from_central(std::uint32_t input, std::uint32_t vc, std::uint32_t p, ChannelId out, std::uint32_t out_vc);
+  void check_central(const std::vector<std::int64_t>& releasing, std::uint64_t& queued) const;
   void process_events();
   void deliver(std::uint32_t p, Cycle t);
   void activate(ElementId e);
@@ -301,6 +345,23 @@ class PacketSim {
   std::vector<std::uint32_t> lane_rr_;  // per channel: round robin among a lane's VCs
   std::vector<std::uint8_t> offer_queued_, offer_ready_;
   std::vector<std::uint32_t> offer_size_, offer_vc_;
+  // The VCs of each (lane, deadlock class) group (CSR), and every VC of each lane (map_lanes).
+  std::vector<std::uint32_t> group_offset_, group_vcs_;
+  std::vector<std::vector<std::uint32_t>> lane_vcs_;
+
+  // Hierarchical switches: MPorts numbered across routers (a router's first is mport_first_[r]);
+  // each MPort has central.links central inputs (links from its crossbar, each with a FIFO per VC)
+  // sharing its central buffer.
+  std::vector<std::uint32_t> mport_first_;        // per router, then one past the last
+  std::vector<std::uint32_t> in_mport_, out_mport_;  // per channel: its MPort at its far / near end
+  SharedBuffers central_space_;                   // per MPort x VC
+  std::vector<Queue> central_queues_;             // per central input x VC
+  std::vector<Cycle> central_link_free_;          // per central input: free to take the next packet in
+  std::vector<Cycle> central_send_free_;          // per central input: free to send its next packet out
+  std::vector<std::uint32_t> central_vc_rr_, central_held_;  // per central input: VC pointer, packets held
+  std::vector<Cycle> central_write_free_;         // per output channel: the central crossbar's write port
+  std::vector<std::uint32_t> central_out_rr_;     // per output channel: round robin over central inputs
+  std::vector<std::uint32_t> mport_rr_;           // per MPort: round robin over its inputs
 
   // NICs: per endpoint x SL, the injection queue (packets) and the application queue (messages).
   std::vector<Queue> injection_;
@@ -321,8 +382,11 @@ class PacketSim {
     std::uint32_t vc, packet;
     ChannelId out;
     std::uint32_t out_vc, position;  // position: the input's place among the router's inputs
+    std::uint32_t mport = kNone;     // hierarchical: the MPort whose central buffer it asks for (out_vc there)
   };
   std::vector<Request> requests_;
+  std::vector<Request> central_requests_;         // scratch of step_central
+  std::vector<std::uint32_t> central_order_;      // scratch of grant_central_requests
   std::vector<std::uint32_t> grant_of_;  // per output channel: request index (valid for grant_cycle_)
   std::vector<Cycle> grant_cycle_;
   // iSLIP: per output, the round of its grant; per input, the cycle it was matched and its accept

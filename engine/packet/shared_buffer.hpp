@@ -66,6 +66,7 @@ class SharedBuffers {
   std::uint32_t pool_used(std::size_t port) const { return pool_[port]; }
   std::uint32_t total(std::size_t port) const { return total_[port]; }  // flits held by every lane
   std::uint32_t lanes() const { return lanes_; }
+  std::size_t used_size() const { return used_.size(); }  // ports x lanes
   const BufferShape& shape() const { return shape_; }
 
  private:

@@ -64,7 +64,10 @@ Cycle geometric_gap(double p, Rng& rng) {
 }
 
 double message_rate(const SlSettings& s, std::uint32_t flit_bytes, std::uint32_t per_emission) {
-  const double flits = std::ceil(static_cast<double>(s.bytes) / flit_bytes) * per_emission;
+  return emission_rate(s, std::ceil(static_cast<double>(s.bytes) / flit_bytes) * per_emission);
+}
+
+double emission_rate(const SlSettings& s, double flits) {
   const double rate = s.load / flits;
   if (!(rate > 0) || rate > 1)
     throw InputError("SL " + (s.name.empty() ? std::string("traffic") : s.name) + ": load " + number_text(s.load) +

@@ -44,11 +44,12 @@ class DestinationRule {
   std::vector<EndpointId> list_;
 };
 
-// What a generator emits at once: `count` messages to `dst`.
+// What a generator emits at once: `count` messages to `dst`, of `bytes` each (0: the SL's size).
 struct Emission {
   Cycle time = 0;
   EndpointId dst = 0;
   std::uint32_t count = 1;
+  std::uint64_t bytes = 0;
 };
 
 struct SlSettings {
@@ -90,6 +91,8 @@ SlSettings read_sl_settings(const ParamSet& p);
 Cycle geometric_gap(double p, Rng& rng);
 // Messages of `bytes` per cycle at `load` flits per cycle; InputError unless in (0, 1].
 double message_rate(const SlSettings& s, std::uint32_t flit_bytes, std::uint32_t per_emission);
+// The same for emissions of `flits` flits on average.
+double emission_rate(const SlSettings& s, double flits);
 
 // A named mix: one generator spec per SL, in SL order (traffic_mix.cpp).
 struct TrafficMix {

@@ -24,36 +24,10 @@ Cycle zero_load(const Setup& s, EndpointId src, EndpointId dst, std::uint32_t fl
 // The latency of one message alone in the network.
 Cycle measured(const Setup& s, EndpointId src, EndpointId dst, std::uint64_t bytes, const RouterConfig& r,
                const VcScheme& scheme) {
-  NicConfig nic;
-  nic.mtu_bytes = {static_cast<std::uint32_t>(bytes)};
-  PacketSim sim(*s.fabric, s.paths, *s.routes, scheme, r, nic, 1);
-  Cycle delivered = 0;
-  sim.on_delivery = [&](std::uint64_t, Cycle t) { delivered = t; };
-  sim.send({src, dst, bytes, 0}, 10);
-  sim.run_until(0);
-  sim.check_invariants();
-  CHECK(sim.messages_in_system() == 0);
-  return delivered - 10;
+  return s.lone(r, scheme, src, dst, bytes, static_cast<std::uint32_t>(bytes)).latency;
 }
 
-// Ring tags for a 1-D torus of k routers numbered around the ring: dimension 0, and the link
-// between router k-1 and router 0 (either way) wraps.
-VcScheme ring_dateline(const Setup& s, std::uint32_t k) {
-  VcScheme scheme;
-  scheme.kind = VcSchemeKind::Dateline;
-  scheme.classes = 2;
-  scheme.dimension.assign(s.fabric->num_channels(), kNone);
-  scheme.wraps.assign(s.fabric->num_channels(), 0);
-  const Network& net = s.topology->network();
-  for (ChannelId c = 0; c < s.fabric->num_channels(); ++c) {
-    const LinkId l = s.fabric->link(c);
-    if (l == kNone) continue;
-    scheme.dimension[c] = 0;
-    const VertexId a = net.source(l), b = net.target(l);
-    scheme.wraps[c] = (a == k - 1 && b == 0) || (a == 0 && b == k - 1);
-  }
-  return scheme;
-}
+VcScheme ring_dateline(const Setup& s, std::uint32_t k) { return s.ring_dateline(k); }
 
 // Uniform random traffic, Bernoulli at `load` flits per cycle per NIC, for `cycles` cycles.
 void offer_uniform(PacketSim& sim, std::uint32_t n, double load, std::uint32_t flits, Cycle from, Cycle cycles,
@@ -383,21 +357,8 @@ TEST_CASE("packet: the ib switch at full load with two service levels conserves 
       nic.mtu_bytes = {64, 4 * 64};
       nic.injection_queue_bytes = 4096;
       PacketSim sim(*s.fabric, s.paths, *s.routes, scheme, r, nic, 7);
-      Rng rng(4);
-      for (Cycle t = 0; t < 1500; ++t)
-        for (EndpointId src = 0; src < s.n(); ++src)
-          if (rng.uniform() < 0.25) {
-            const auto dst = static_cast<EndpointId>((src + 1 + rng.below(s.n() - 1)) % s.n());
-            const std::uint32_t sl = rng.uniform() < 0.5 ? 0 : 1;
-            sim.send({src, dst, sl == 0 ? 64u : 512u, sl}, t);
-          }
-      sim.run_until(800);
-      sim.check_invariants();
-      CHECK(sim.packets_in_network() > 0);
-      sim.run_until(0);
-      sim.check_invariants();
-      CHECK_FALSE(sim.stats().stalled);
-      CHECK(sim.messages_in_system() == 0);
+      test::offer_two_sls(sim, s.n(), 1500, 0.25, 64, 512, 4);
+      test::run_and_drain(sim, 800);
       for (ChannelId c = 0; c < s.fabric->num_channels(); ++c) {
         CHECK(sim.stats().channel_peak[c] <= 40);
         CHECK(sim.stats().output_peak[c] <= 40);

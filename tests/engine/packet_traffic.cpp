@@ -32,7 +32,7 @@ Drawn draw(const std::string& spec, const DestinationRule& rule, std::uint32_t n
   for (EndpointId e = 0; e < nics; ++e) {
     if (!gen->start(e, rng)) continue;
     for (Emission m = gen->next(e, 0, true, rng); m.time < cycles; m = gen->next(e, m.time, false, rng)) {
-      flits += per_message * m.count;
+      flits += (m.bytes != 0 ? std::ceil(static_cast<double>(m.bytes) / 64.0) : per_message) * m.count;
       d.destinations[e].insert(m.dst);
       if (e == 0) d.emissions.push_back(m);
     }
@@ -48,7 +48,8 @@ TEST_CASE("packet traffic: every generator offers its load") {
   const std::vector<std::pair<std::string, double>> cases = {{"messages:load=0.3,bytes=128", 0.3},
                                                               {"messages:load=0.25,bytes=64,process=constant", 0.25},
                                                               {"cbr:load=0.2,bytes=256,connections=3", 0.2},
-                                                              {"bursts:load=0.4,bytes=128,size=4", 0.4}};
+                                                              {"bursts:load=0.4,bytes=128,size=4", 0.4},
+                                                              {"messages:load=0.6,bytes=64,long-bytes=1024,short-percent=75", 0.6}};
   for (const auto& [spec, load] : cases) {
     INFO(spec);
     CHECK(draw(spec, uniform, 16, 200000).flits_per_cycle == doctest::Approx(load).epsilon(0.02));
@@ -97,4 +98,15 @@ TEST_CASE("packet traffic: the Cano-Cano 2024 mix has its seven SLs and loads") 
         std::string::npos);
   CHECK(test::error_of([] { draw("bursts:load=9,bytes=64,size=4", DestinationRule::uniform(4), 4, 10); })
             .find("at most one emission per cycle") != std::string::npos);
+}
+
+TEST_CASE("packet traffic: OpaSim's short and long messages come in their shares") {
+  const Drawn d = draw("messages:load=0.5,bytes=128,long-bytes=2048,short-percent=80", DestinationRule::uniform(16), 16, 400000);
+  std::size_t longs = 0;
+  for (const Emission& m : d.emissions) {
+    CHECK((m.bytes == 0 || m.bytes == 2048));
+    longs += m.bytes == 2048;
+  }
+  REQUIRE(d.emissions.size() > 1000);
+  CHECK(static_cast<double>(longs) / static_cast<double>(d.emissions.size()) == doctest::Approx(0.2).epsilon(0.1));
 }
