@@ -6,17 +6,21 @@
 // its i-th input channel and its i-th output channel). A packet whose output is in its input's
 // MPort crosses the MPort crossbar straight into the output buffer, like ib. Any other packet:
 //   1. at its input, VA-SA asks for one of its MPort's `links` central links (each carrying
-//      link_flits flits per cycle) and room for its VL in the MPort's central buffer (shared by the
+//      link_flits flits per cycle, of one packet after another: three 1-flit packets may cross an
+//      x3 link in one cycle) and room for its VL in the MPort's central buffer (shared by the
 //      VLs with a minimum and a maximum each); the MPort grants up to `links` of its inputs a
 //      cycle, round robin;
 //   2. it crosses (xbar_delay, the MPort crossbar's X) into the FIFO of its VL at that link's
 //      central input, and is allocated again (VA-SA) central.alloc_delay cycles after its head came in;
 //   3. each central input offers, round robin over its VLs, a ready head whose output buffer has
-//      room and whose output's central write port is free; each output grants one central input a
-//      cycle, round robin; the packet crosses the central crossbar at out_flits flits per cycle
-//      (central.xbar_delay) into the output buffer and is OB-ready output_delay cycles later.
-// An output buffer thus takes in at most two packets at once: one from its MPort crossbar and one
-// from the central crossbar. Central space is taken at the grant and freed when the tail has left.
+//      room and whose output's central write port has a flit slot left this cycle; each output
+//      grants one central input, round robin; the packet crosses the central crossbar at out_flits
+//      flits per cycle (central.xbar_delay) into the output buffer and is OB-ready output_delay
+//      cycles later. Rounds repeat within the cycle while slots are left (small packets).
+// Central links and crossbar ports carry flits of one packet after another at their rate (flit
+// slots, occupy()). An output buffer takes in from its MPort crossbar one packet at a time and
+// from the central crossbar at out_flits flits per cycle. Central space is taken at the grant and
+// freed when the tail has left.
 #include <algorithm>
 #include <stdexcept>
 
@@ -54,11 +58,11 @@ void PacketSim::make_central() {
   const std::size_t inputs = static_cast<std::size_t>(mports) * c.links;
   central_space_ = SharedBuffers(mports, vcs_, c.buffer);
   central_queues_.assign(inputs * vcs_, Queue{});
-  central_link_free_.assign(inputs, 0);
-  central_send_free_.assign(inputs, 0);
+  central_link_slot_.assign(inputs, 0);
+  central_send_slot_.assign(inputs, 0);
   central_vc_rr_.assign(inputs, 0);
   central_held_.assign(inputs, 0);
-  central_write_free_.assign(fabric_.num_channels(), 0);
+  central_write_slot_.assign(fabric_.num_channels(), 0);
   central_out_rr_.assign(fabric_.num_channels(), 0);
   mport_rr_.assign(mports, 0);
   stats_.central_peak.assign(mports, 0);
@@ -66,12 +70,26 @@ void PacketSim::make_central() {
 
 bool PacketSim::crosses_central(ChannelId in, ChannelId out) const { return in_mport_[in] != out_mport_[out]; }
 
-// A central link of `mport` free to take a packet in, or kNone.
+// A packet of `flits` flits crosses two flit pipes of `rate` flits per cycle together (the same one
+// twice for a central link): it starts at their later first free slot, no earlier than this cycle,
+// and its tail goes no earlier than it arrived (`tail_here`). Returns the cycle its tail leaves.
+Cycle PacketSim::occupy(std::uint64_t& a, std::uint64_t& b, std::uint32_t rate, std::uint32_t flits, Cycle tail_here) {
+  const std::uint64_t start = std::max({a, b, std::uint64_t{now_} * rate});
+  const Cycle tail = std::max<Cycle>((start + flits - 1) / rate, tail_here);
+  a = b = std::max(start + flits, std::uint64_t{tail} * rate + 1);
+  return tail;
+}
+
+// The central link of `mport` with the most room left this cycle (the least busy, so that packets
+// spread over the links and their central inputs), or kNone when none has any.
 std::uint32_t PacketSim::free_central_link(std::uint32_t mport) const {
   const std::uint32_t links = router_.central.links;
+  std::uint32_t best = kNone;
   for (std::uint32_t k = mport * links; k < (mport + 1) * links; ++k)
-    if (central_link_free_[k] <= now_) return k;
-  return kNone;
+    if (slot_free(central_link_slot_[k], router_.central.link_flits) &&
+        (best == kNone || central_link_slot_[k] < central_link_slot_[best]))
+      best = k;
+  return best;
 }
 
 // Step 1: each MPort grants its requesting inputs, round robin from its pointer, while it has free
@@ -108,9 +126,8 @@ void PacketSim::to_central(ChannelId in, std::uint32_t vc, std::uint32_t p, std:
   Packet& pk = packets_[p];
   input_held_[in] -= pk.space;
   const std::uint32_t link = free_central_link(mport);
-  const Cycle tail_out = std::max(now_ + ceil_div(pk.flits, router_.central.link_flits) - 1, pk.tail);
+  const Cycle tail_out = occupy(central_link_slot_[link], central_link_slot_[link], router_.central.link_flits, pk.flits, pk.tail);
   input_free_[in] = tail_out + 1;
-  central_link_free_[link] = tail_out + 1;
   free_input(in, vc, pk.space, tail_out);
   central_space_.take(mport, central_vc, pk.space);  // throws if it does not fit
   pk.vc = central_vc;
@@ -123,19 +140,26 @@ void PacketSim::to_central(ChannelId in, std::uint32_t vc, std::uint32_t p, std:
   last_progress_ = now_;
 }
 
-// Step 3: the central inputs of router r offer one head each; every output grants one, round robin.
+// Step 3, in rounds while any grant is made (at most out_flits: a round uses at least one flit slot
+// of every central input it grants): the central inputs of router r with room left this cycle offer
+// one head each; every output with room left grants one, round robin.
 void PacketSim::step_central(ElementId r) {
+  for (std::uint32_t round = 0; round < router_.central.out_flits; ++round)
+    if (!central_round(r)) break;
+}
+
+bool PacketSim::central_round(ElementId r) {
   const std::uint32_t links = router_.central.links;
   const std::uint32_t first = mport_first_[r] * links, last = mport_first_[r + 1] * links;
   central_requests_.clear();
   for (std::uint32_t ci = first; ci < last; ++ci) {
-    if (central_held_[ci] == 0 || central_send_free_[ci] > now_) continue;
+    if (central_held_[ci] == 0 || !slot_free(central_send_slot_[ci], router_.central.out_flits)) continue;
     std::uint32_t v = central_vc_rr_[ci] < vcs_ ? central_vc_rr_[ci] : 0;
     for (std::uint32_t k = 0; k < vcs_; ++k, v = v + 1 == vcs_ ? 0 : v + 1) {
       const std::uint32_t p = central_queues_[static_cast<std::size_t>(ci) * vcs_ + v].head;
       if (p == kNone || packets_[p].ready > now_) continue;
       const ChannelId out = packets_[p].out;
-      if (central_write_free_[out] > now_) continue;
+      if (!slot_free(central_write_slot_[out], router_.central.out_flits)) continue;
       const std::uint32_t out_vc = pick_vc(p, out, out_space_);
       if (out_vc == kNone) {
         ++stats_.credit_stalls;
@@ -145,7 +169,7 @@ void PacketSim::step_central(ElementId r) {
       break;
     }
   }
-  if (central_requests_.empty()) return;
+  if (central_requests_.empty()) return false;
   const std::uint32_t n = last - first;
   const auto order = [&](const Request& q) { return (q.position + n - central_out_rr_[q.out] % n) % n; };
   std::sort(central_requests_.begin(), central_requests_.end(), [&](const Request& a, const Request& b) {
@@ -158,6 +182,7 @@ void PacketSim::step_central(ElementId r) {
       central_vc_rr_[q.in] = q.vc + 1;
       central_out_rr_[q.out] = q.position + 1;
     }
+  return true;
 }
 
 // The packet leaves central input `input` across the central crossbar into output buffer `out`.
@@ -168,9 +193,8 @@ void PacketSim::from_central(std::uint32_t input, std::uint32_t vc, std::uint32_
   pop(central_queues_[slot]);
   --central_held_[input];
   Packet& pk = packets_[p];
-  const Cycle tail_out = std::max(now_ + ceil_div(pk.flits, router_.central.out_flits) - 1, pk.tail);
-  central_send_free_[input] = tail_out + 1;
-  central_write_free_[out] = tail_out + 1;
+  const Cycle tail_out =
+      occupy(central_send_slot_[input], central_write_slot_[out], router_.central.out_flits, pk.flits, pk.tail);
   schedule(tail_out + 1, kCentralFree, (input / router_.central.links) * vcs_ + vc, pk.space);
   out_space_.take(out, out_vc, pk.space);  // throws if it does not fit
   pk.vc = out_vc;

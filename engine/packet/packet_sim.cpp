@@ -121,6 +121,16 @@ void PacketSim::check_config() {
 // SL distribute its traffic). A VL may serve several SLs but only one class, so the classes'
 // ordering, which the deadlock argument rests on, holds.
 void PacketSim::map_lanes() {
+  map_groups();
+  lane_offset_.assign(1, 0);
+  lane_list_.clear();
+  for (const auto& vcs : lane_vcs_) {
+    lane_list_.insert(lane_list_.end(), vcs.begin(), vcs.end());
+    lane_offset_.push_back(static_cast<std::uint32_t>(lane_list_.size()));
+  }
+}
+
+void PacketSim::map_groups() {
   const std::uint32_t classes = scheme_.classes;
   const std::uint32_t groups = lanes_ * classes;
   group_offset_.assign(groups + 1, 0);
@@ -485,8 +495,8 @@ std::uint32_t PacketSim::offer_lanes(ChannelId out) {
   for (std::uint32_t lane = 0; lane < lanes_; ++lane) {
     offer_queued_[lane] = offer_ready_[lane] = 0;
     offer_vc_[lane] = kNone;
-    const auto& vcs = lane_vcs_[lane];
-    const auto group = static_cast<std::uint32_t>(vcs.size());
+    const std::uint32_t* vcs = lane_list_.data() + lane_offset_[lane];
+    const std::uint32_t group = lane_offset_[lane + 1] - lane_offset_[lane];
     for (std::uint32_t k = 0; k < group; ++k) {
       const std::uint32_t vc = vcs[(lane_rr_[out] + k) % group];
       const std::uint32_t p = out_queues_[out * vcs_ + vc].head;

@@ -229,6 +229,7 @@ class PacketSim {
 
   void check_config();
   void map_lanes();
+  void map_groups();
   void add_service_channel(std::uint32_t sl, std::uint32_t cls, std::uint32_t sc, std::vector<std::uint32_t>& class_of_vl);
   void make_output_buffers();
   std::uint32_t new_packet();
@@ -268,9 +269,12 @@ class PacketSim {
   void make_central();
   bool crosses_central(ChannelId in, ChannelId out) const;
   std::uint32_t free_central_link(std::uint32_t mport) const;
+  bool slot_free(std::uint64_t slot, std::uint32_t rate) const { return slot < (now_ + 1) * rate; }
+  Cycle occupy(std::uint64_t& a, std::uint64_t& b, std::uint32_t rate, std::uint32_t flits, Cycle tail_here);
   void grant_central_requests();
   void to_central(ChannelId in, std::uint32_t vc, std::uint32_t p, std::uint32_t mport, std::uint32_t central_vc);
   void step_central(ElementId r);
+  bool central_round(ElementId r);
   void from_central(std::uint32_t input, std::uint32_t vc, std::uint32_t p, ChannelId out, std::uint32_t out_vc);
   void check_central(const std::vector<std::int64_t>& releasing, std::uint64_t& queued) const;
   void process_events();
@@ -348,6 +352,7 @@ class PacketSim {
   // The VCs of each (lane, deadlock class) group (CSR), and every VC of each lane (map_lanes).
   std::vector<std::uint32_t> group_offset_, group_vcs_;
   std::vector<std::vector<std::uint32_t>> lane_vcs_;
+  std::vector<std::uint32_t> lane_offset_, lane_list_;  // lane_vcs_ flat (CSR), for the OB stage
 
   // Hierarchical switches: MPorts numbered across routers (a router's first is mport_first_[r]);
   // each MPort has central.links central inputs (links from its crossbar, each with a FIFO per VC)
@@ -356,10 +361,13 @@ class PacketSim {
   std::vector<std::uint32_t> in_mport_, out_mport_;  // per channel: its MPort at its far / near end
   SharedBuffers central_space_;                   // per MPort x VC
   std::vector<Queue> central_queues_;             // per central input x VC
-  std::vector<Cycle> central_link_free_;          // per central input: free to take the next packet in
-  std::vector<Cycle> central_send_free_;          // per central input: free to send its next packet out
+  // The central links and the central crossbar carry r flits per cycle of any packets, one packet
+  // after another: each keeps the first free flit slot (cycle x r + flit), so that three 1-flit
+  // packets may cross an x3 link in one cycle and a 16-flit packet takes 16 / 3 cycles.
+  std::vector<std::uint64_t> central_link_slot_;  // per central input: the MPort link into it
+  std::vector<std::uint64_t> central_send_slot_;  // per central input: its port on the central crossbar
   std::vector<std::uint32_t> central_vc_rr_, central_held_;  // per central input: VC pointer, packets held
-  std::vector<Cycle> central_write_free_;         // per output channel: the central crossbar's write port
+  std::vector<std::uint64_t> central_write_slot_;  // per output channel: the central crossbar's write port
   std::vector<std::uint32_t> central_out_rr_;     // per output channel: round robin over central inputs
   std::vector<std::uint32_t> mport_rr_;           // per MPort: round robin over its inputs
 
