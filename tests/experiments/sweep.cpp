@@ -228,6 +228,31 @@ TEST_CASE("plot: the standard figures are written as PNG files") {
   CHECK(contains(run_cli("plot cdf " + sched.string()).err, "no flows.csv"));
 }
 
+TEST_CASE("plot: scripts/switch_compare.py sets switch models side by side per SL") {
+  REQUIRE_MESSAGE(shell("/usr/bin/python3 -c 'import matplotlib' 2> /dev/null") == 0,
+                  "matplotlib is missing: install Debian's python3-matplotlib (scripts/setup-deps.sh does)");
+  const fs::path dir = scratch() / "sweep-switches";
+  const fs::path file = scratch() / "study-switches.toml";
+  write_text(file,
+             "[experiment]\ncommand = \"packet\"\nname = \"switches\"\nseeds = 1\n"
+             "[packet]\ntopology = \"fattree:k=4,n=2\"\nrouting = \"dmodk\"\nmix = \"cano-cano-2024\"\n"
+             "warmup = 200\nmeasure = 2000\n[axes]\n\"mix:be-load\" = [0.0125, 0.05]\n"
+             "switch = [\"ib\", \"opa:input-buffer-bytes=114688,output-buffer-bytes=114688,vl-min-bytes=2048,"
+             "vl-max-bytes=0,central-vl-min-bytes=2048\"]\n");
+  REQUIRE(run_cli("sweep " + file.string() + " --out " + dir.string() + " --no-progress").status == 0);
+  REQUIRE(run_cli("collect " + dir.string() + " -q").status == 0);
+  const fs::path table = scratch() / "switches.md";
+  const std::string script = std::string(INTERFLOW_SOURCE_DIR) + "/scripts/switch_compare.py";
+  REQUIRE(shell(script + " " + dir.string() + " --plot " + (dir / "cmp.png").string() + " > " + table.string()) == 0);
+  const std::string text = read_text(table);
+  CHECK(contains(text, "| NC ib | NC opa |"));
+  CHECK(contains(text, "| 0.0125 | "));
+  CHECK(contains(text, "| 0.05 | "));
+  CHECK(read_text(dir / "cmp.png").substr(1, 3) == "PNG");
+  // A sweep without a switch axis is refused with one message.
+  CHECK(shell(script + " " + (scratch() / "sweep-sl").string() + " > /dev/null 2>&1") != 0);
+}
+
 TEST_CASE("sweep: every example study in examples/experiments expands to its runs") {
   const fs::path examples = fs::path(INTERFLOW_SOURCE_DIR) / "examples" / "experiments";
   std::size_t files = 0;
