@@ -145,10 +145,10 @@ void PacketSim::to_central(ChannelId in, std::uint32_t vc, std::uint32_t p, std:
 // one head each; every output with room left grants one, round robin.
 void PacketSim::step_central(ElementId r) {
   for (std::uint32_t round = 0; round < router_.central.out_flits; ++round)
-    if (!central_round(r)) break;
+    if (!central_round(r, round == 0)) break;
 }
 
-bool PacketSim::central_round(ElementId r) {
+bool PacketSim::central_round(ElementId r, bool first_round) {
   const std::uint32_t links = router_.central.links;
   const std::uint32_t first = mport_first_[r] * links, last = mport_first_[r + 1] * links;
   central_requests_.clear();
@@ -162,7 +162,7 @@ bool PacketSim::central_round(ElementId r) {
       if (!slot_free(central_write_slot_[out], router_.central.out_flits)) continue;
       const std::uint32_t out_vc = pick_vc(p, out, out_space_);
       if (out_vc == kNone) {
-        ++stats_.credit_stalls;
+        stats_.credit_stalls += first_round;  // counted once a cycle, not once a round
         continue;
       }
       central_requests_.push_back({ci, v, p, out, out_vc, ci - first});

@@ -84,12 +84,13 @@ void PacketSim::check_config() {
     throw InputError("the SL2VL table maps " + std::to_string(router_.sl2vl.size()) + " service levels; the traffic uses " +
                      std::to_string(nic_.service_levels));
   lanes_ = router_.qos_lanes();
-  if (vcs_ == 0 || vcs_ < lanes_ * scheme_.classes)
+  // With service channels, VLs may be shared by SLs: map_lanes checks each SL's SCs and VLs instead.
+  if (vcs_ == 0 || (router_.sl2sc.empty() && vcs_ < lanes_ * scheme_.classes))
     throw InputError("the " + scheme_.name() + " virtual-channel scheme needs " + std::to_string(scheme_.classes) +
                      " class(es) per QoS lane and the SL2VL table uses " + std::to_string(lanes_) + " lane(s): at least " +
                      std::to_string(lanes_ * scheme_.classes) + " virtual channels are needed; the switch has " +
                      std::to_string(vcs_));
-  per_group_ = vcs_ / (lanes_ * scheme_.classes);
+  per_group_ = std::max<std::uint32_t>(1, vcs_ / (lanes_ * scheme_.classes));
   map_lanes();
   router_.input.check(vcs_, "the switch's input buffer");
   if (router_.output_buffered()) router_.output.check(vcs_, "the switch's output buffer");

@@ -274,7 +274,7 @@ class PacketSim {
   void grant_central_requests();
   void to_central(ChannelId in, std::uint32_t vc, std::uint32_t p, std::uint32_t mport, std::uint32_t central_vc);
   void step_central(ElementId r);
-  bool central_round(ElementId r);
+  bool central_round(ElementId r, bool first_round);
   void from_central(std::uint32_t input, std::uint32_t vc, std::uint32_t p, ChannelId out, std::uint32_t out_vc);
   void check_central(const std::vector<std::int64_t>& releasing, std::uint64_t& queued) const;
   void process_events();

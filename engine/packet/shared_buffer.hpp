@@ -2,7 +2,7 @@
 // Buffer space of ports shared by their lanes (virtual channels / virtual lanes): one port's buffer
 // of `size` flits, in which each lane may hold at most `lane_max` flits, `lane_min` of which are
 // reserved for it; the rest, size - lanes x lane_min, is a pool any lane may draw on (the dynamic
-// buffer sharing of Cano-Cano et al. 2024 §2.1 and §5.3: "both architectures dynamically manage the
+// buffer sharing of Cano-Cano et al. 2024 §2.1 and §5.2: "both architectures dynamically manage the
 // VL buffer storage space").
 //
 // A static split of B flits per lane is the special case size = lanes x B, lane_min = lane_max = B:

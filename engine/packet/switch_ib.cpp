@@ -1,7 +1,7 @@
 // 'ib': the InfiniBand switch of Cano-Cano et al. 2024 §2.1 (their Hiperion IB model).
 //   - One input and one output buffer per port, each shared dynamically by the VLs: every VL
 //     reserves vl-min bytes and may hold up to vl-max bytes (shared_buffer.hpp); seed values
-//     114,688 bytes per port buffer (§5.3).
+//     114,688 bytes per port buffer (§5.2).
 //   - Pipeline: IB (a flit per cycle into the input buffer) -> RT (routing unit per input,
 //     rt-delay) -> VA-SA (input arbiter: round robin over the VLs with a routed head; output
 //     arbiter: round robin over the inputs; va-sa-delay) -> X (the packet crosses into the output
@@ -91,7 +91,7 @@ void register_ib_switch(SwitchRegistry& registry) {
                   "output buffer fills only when its link lacks credits)",
                   1, 16)},
        make_ib,
-       "Cano-Cano et al. 2024 §2.1 (model), §3.1 (VL arbitration), §5.3 (buffer sizes). Byte sizes must be whole "
+       "Cano-Cano et al. 2024 §2.1 (model), §3.1 (VL arbitration), §5.2 (buffer sizes). Byte sizes must be whole "
        "flits. The output scheduler is chosen with --scheduler.",
        "ib:vls=4,input-buffer-bytes=4096,output-buffer-bytes=4096,vl-min-bytes=512"});
 }

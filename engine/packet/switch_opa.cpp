@@ -7,7 +7,7 @@
 //     crosses the central crossbar; any other packet always does, and is allocated again there.
 //   - Input, output and central buffers shared dynamically by the VLs, each VL with a reserved
 //     minimum and a maximum (shared_buffer.hpp). Central buffer: 229,376 bytes per MPort (Cano-Cano
-//     et al. 2024 §5.3). Input and output buffers: OpaSim's defaults (§2.3) at 8-byte flits and
+//     et al. 2024 §5.2). Input and output buffers: OpaSim's defaults (§2.3) at 8-byte flits and
 //     4-flit credits read as 256 flits per VL (2,048 bytes x 8 VLs), 16 credits (512 bytes)
 //     reserved and 48 credits (1,536 bytes) at most per VL -- the only reading in which 8 VLs'
 //     16 reserved 4-flit credits fit the port.
@@ -172,7 +172,7 @@ void register_opa_switch(SwitchRegistry& registry) {
         table_param("sc2sl", "SL of each SC, 'SL;SL;...': an SL's SCs are those mapped back to it")},
        make_opa,
        "Cano et al. 2018 (OpaSim) §2.1 (model), Table 1 (stage latencies), §2.3 (defaults); Cano-Cano et al. 2024 "
-       "§2.2, §3.2 (SC tables), §5.3 (central buffer). FLY is the link latency (--endpoint-latency-ns, "
+       "§2.2, §3.2 (SC tables), §5.2 (central buffer). FLY is the link latency (--endpoint-latency-ns, "
        "--switch-latency-ns). Byte sizes must be whole flits. The output scheduler (default rr) is chosen with "
        "--scheduler and arbitrates among SLs.",
        "opa:vls=2,input-buffer-bytes=4096,output-buffer-bytes=4096,vl-min-bytes=512,vl-max-bytes=0"});

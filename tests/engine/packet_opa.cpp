@@ -233,3 +233,22 @@ TEST_CASE("opa: the centre carries flits of any packets at its rate so 1-flit pa
   sim.check_invariants();
   CHECK(sim.messages_in_system() == 0);
 }
+
+TEST_CASE("opa: two SLs may share one VL through their SCs and both are delivered") {
+  // Cano-Cano et al. 2024 §3.2: a VL may carry several SCs. SL 0 on SC 0 and SL 1 on SC 1, both on
+  // VL 0 of a one-VL switch; the output scheduler still chooses between the SLs.
+  const Setup s("fattree:k=4,n=2", "dmodk");
+  const RouterConfig r = opa("vls=1,input-buffer-bytes=2048,output-buffer-bytes=2048,vl-min-bytes=1024,vl-max-bytes=0,"
+                             "central-vl-min-bytes=1024,sl2sc=0;1,sc2vl=0;0,sc2sl=0;1",
+                             2, "dtable:table=0:3;1:1");
+  NicConfig nic;
+  nic.service_levels = 2;
+  nic.mtu_bytes = {64, 1024};
+  nic.injection_queue_bytes = 4096;
+  PacketSim sim(*s.fabric, s.paths, *s.routes, VcScheme{}, r, nic, 13);
+  CHECK(sim.lane_vcs(0) == std::vector<std::uint32_t>{0});
+  CHECK(sim.lane_vcs(1) == std::vector<std::uint32_t>{0});
+  test::offer_two_sls(sim, s.n(), 1500, 0.2, 64, 2048, 9);
+  test::run_and_drain(sim, 800);
+  for (const std::uint32_t sl : {0u, 1u}) CHECK(sim.stats().sl[sl].delivered_messages == sim.stats().sl[sl].generated_messages);
+}
