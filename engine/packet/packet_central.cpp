@@ -29,12 +29,6 @@
 
 namespace interflow::packet {
 
-namespace {
-
-std::uint32_t ceil_div(std::uint32_t a, std::uint32_t b) { return (a + b - 1) / b; }
-
-}  // namespace
-
 void PacketSim::make_central() {
   const auto& c = router_.central;
   if (!router_.output_buffered()) throw std::logic_error("PacketSim: a hierarchical switch must be output-buffered");
@@ -107,25 +101,27 @@ void PacketSim::grant_central_requests() {
   std::sort(central_order_.begin(), central_order_.end(),
             [&](std::uint32_t a, std::uint32_t b) { return order(a) < order(b); });
   for (const std::uint32_t i : central_order_) {
-    Request q = requests_[i];
-    if (free_central_link(q.mport) == kNone) continue;
-    q.out_vc = pick_vc(q.packet, q.out, central_space_, q.mport);
-    if (q.out_vc == kNone) continue;
-    to_central(q.in, q.vc, q.packet, q.mport, q.out_vc);
+    const Request& q = requests_[i];
+    const std::uint32_t link = free_central_link(q.mport);
+    if (link == kNone) continue;
+    const std::uint32_t central_vc = pick_vc(q.packet, q.out, central_space_, q.mport);
+    if (central_vc == kNone) continue;
+    to_central(q.in, q.vc, q.packet, link, central_vc);
     vc_rr_[q.in] = q.vc + 1;
     mport_rr_[q.mport] = q.position % ports + 1;
   }
 }
 
-// Step 2: the packet leaves input VC (in, vc) over a free central link into its VL's FIFO there.
-void PacketSim::to_central(ChannelId in, std::uint32_t vc, std::uint32_t p, std::uint32_t mport,
+// Step 2: the packet leaves input VC (in, vc) over central link `link` (free this cycle) into its
+// VL's FIFO at that link's central input.
+void PacketSim::to_central(ChannelId in, std::uint32_t vc, std::uint32_t p, std::uint32_t link,
                            std::uint32_t central_vc) {
   Queue& q = queues_[in * vcs_ + vc];
   if (q.head != p) throw std::logic_error("packet engine: a packet left from the middle of its queue");
   pop(q);
   Packet& pk = packets_[p];
   input_held_[in] -= pk.space;
-  const std::uint32_t link = free_central_link(mport);
+  const std::uint32_t mport = link / router_.central.links;
   const Cycle tail_out = occupy(central_link_slot_[link], central_link_slot_[link], router_.central.link_flits, pk.flits, pk.tail);
   input_free_[in] = tail_out + 1;
   free_input(in, vc, pk.space, tail_out);

@@ -7,12 +7,6 @@
 
 namespace interflow::packet {
 
-namespace {
-
-std::uint32_t ceil_div(std::uint32_t a, std::uint32_t b) { return (a + b - 1) / b; }
-
-}  // namespace
-
 std::uint32_t RouterConfig::qos_lanes() const {
   if (!sl2sc.empty()) return static_cast<std::uint32_t>(sl2sc.size());
   std::uint32_t lanes = 1;
@@ -27,14 +21,16 @@ std::uint32_t RouterConfig::service_channel(std::uint32_t sl, std::uint32_t cls)
   return kNone;
 }
 
+std::uint32_t RouterConfig::service_channels(std::uint32_t sl) const {
+  std::uint32_t n = 0;
+  while (service_channel(sl, n) != kNone) ++n;
+  return n;
+}
+
 std::uint32_t RouterConfig::classes_per_lane() const {
   if (sl2sc.empty()) return vcs / qos_lanes();
   std::uint32_t fewest = kNone;
-  for (std::uint32_t sl = 0; sl < sl2sc.size(); ++sl) {
-    std::uint32_t n = 0;
-    while (service_channel(sl, n) != kNone) ++n;
-    fewest = std::min(fewest, n);
-  }
+  for (std::uint32_t sl = 0; sl < sl2sc.size(); ++sl) fewest = std::min(fewest, service_channels(sl));
   return fewest == kNone ? 0 : fewest;
 }
 
@@ -105,7 +101,7 @@ void PacketSim::check_config() {
     // hold in the shared pool, which the deadlock-freedom argument needs (virtual_channels.hpp).
     std::uint32_t reserved =
         router_.output_buffered() ? std::min(router_.input.lane_min, router_.output.lane_min) : router_.input.lane_min;
-    if (router_.central.mport_ports > 0) reserved = std::min(reserved, router_.central.buffer.lane_min);
+    if (router_.hierarchical()) reserved = std::min(reserved, router_.central.buffer.lane_min);
     if (flits > reserved)
       throw InputError("service level " + std::to_string(sl) + ": packets of " + std::to_string(flits) +
                        " flits" + (flits > packet ? " in whole credits" : "") + " do not fit the " +
@@ -122,26 +118,26 @@ void PacketSim::check_config() {
 // SL distribute its traffic). A VL may serve several SLs but only one class, so the classes'
 // ordering, which the deadlock argument rests on, holds.
 void PacketSim::map_lanes() {
-  map_groups();
+  LaneVcs lanes(lanes_);
+  map_groups(lanes);
   lane_offset_.assign(1, 0);
   lane_list_.clear();
-  for (const auto& vcs : lane_vcs_) {
+  for (const auto& vcs : lanes) {
     lane_list_.insert(lane_list_.end(), vcs.begin(), vcs.end());
     lane_offset_.push_back(static_cast<std::uint32_t>(lane_list_.size()));
   }
 }
 
-void PacketSim::map_groups() {
+void PacketSim::map_groups(LaneVcs& lanes) {
   const std::uint32_t classes = scheme_.classes;
   const std::uint32_t groups = lanes_ * classes;
   group_offset_.assign(groups + 1, 0);
   group_vcs_.clear();
-  lane_vcs_.assign(lanes_, {});
   if (router_.sl2sc.empty()) {
     for (std::uint32_t g = 0; g < groups; ++g) {
       for (std::uint32_t v = g * per_group_; v < (g + 1) * per_group_; ++v) {
         group_vcs_.push_back(v);
-        lane_vcs_[g / classes].push_back(v);
+        lanes[g / classes].push_back(v);
       }
       group_offset_[g + 1] = static_cast<std::uint32_t>(group_vcs_.size());
     }
@@ -149,8 +145,7 @@ void PacketSim::map_groups() {
   }
   std::vector<std::uint32_t> class_of_vl(vcs_, kNone);
   for (std::uint32_t sl = 0; sl < lanes_; ++sl) {
-    std::uint32_t scs = 0;
-    while (router_.service_channel(sl, scs) != kNone) ++scs;
+    const std::uint32_t scs = router_.service_channels(sl);
     if (scs < classes)
       throw InputError("the " + scheme_.name() + " virtual-channel scheme needs " + std::to_string(classes) +
                        " service channels (SCs) per SL and SL " + std::to_string(sl) + " has " + std::to_string(scs) +
@@ -159,14 +154,14 @@ void PacketSim::map_groups() {
     const std::uint32_t block = scs / classes;
     for (std::uint32_t c = 0; c < classes; ++c) {
       for (std::uint32_t k = c * block; k < (c + 1) * block; ++k)
-        add_service_channel(sl, c, router_.service_channel(sl, k), class_of_vl);
+        add_service_channel(sl, c, router_.service_channel(sl, k), class_of_vl, lanes);
       group_offset_[sl * classes + c + 1] = static_cast<std::uint32_t>(group_vcs_.size());
     }
   }
 }
 
 void PacketSim::add_service_channel(std::uint32_t sl, std::uint32_t cls, std::uint32_t sc,
-                                    std::vector<std::uint32_t>& class_of_vl) {
+                                    std::vector<std::uint32_t>& class_of_vl, LaneVcs& lanes) {
   const std::uint32_t vl = router_.sc2vl[sc];
   if (vl >= vcs_)
     throw InputError("SC2VL maps SC " + std::to_string(sc) + " to VL " + std::to_string(vl) + "; the switch has " +
@@ -178,7 +173,7 @@ void PacketSim::add_service_channel(std::uint32_t sl, std::uint32_t cls, std::ui
   class_of_vl[vl] = cls;
   const auto first = group_vcs_.begin() + group_offset_[sl * scheme_.classes + cls];
   if (std::find(first, group_vcs_.end(), vl) == group_vcs_.end()) group_vcs_.push_back(vl);
-  auto& list = lane_vcs_[sl];
+  auto& list = lanes[sl];
   if (std::find(list.begin(), list.end(), vl) == list.end()) list.push_back(vl);
 }
 

@@ -53,6 +53,7 @@
 #include <functional>
 #include <memory>
 #include <queue>
+#include <stdexcept>
 #include <span>
 #include <string>
 #include <utility>
@@ -70,6 +71,8 @@ namespace interflow::packet {
 
 // A switch as the engine runs it; the switch registry (switch_model.hpp: vct, ib) builds it from
 // the user's parameters.
+inline std::uint32_t ceil_div(std::uint32_t a, std::uint32_t b) { return (a + b - 1) / b; }
+
 struct RouterConfig {
   std::uint32_t vcs = 4;                           // virtual channels (lanes) per channel
   BufferShape input = BufferShape::split(4, 8);    // each input port's buffer, shared by its lanes
@@ -110,7 +113,7 @@ struct RouterConfig {
   std::uint32_t pipeline() const { return routing_delay + vc_delay + switch_delay; }
   // The buffer space a packet of `flits` flits takes: whole credits.
   std::uint32_t credit_space(std::uint32_t flits) const {
-    return (flits + credit_flits - 1) / credit_flits * credit_flits;
+    return ceil_div(flits, credit_flits) * credit_flits;
   }
   bool output_buffered() const { return output.size > 0; }
   bool hierarchical() const { return central.mport_ports > 0; }
@@ -122,6 +125,7 @@ struct RouterConfig {
   // Service channels: the SC of SL `sl` in deadlock class `cls` (its cls-th SC from sl2sc[sl] on, in
   // ascending order, among those SC2SL gives back to it; SC 15 is reserved), or kNone.
   std::uint32_t service_channel(std::uint32_t sl, std::uint32_t cls) const;
+  std::uint32_t service_channels(std::uint32_t sl) const;  // how many SCs SL `sl` has
   static constexpr std::uint32_t kReservedSc = 15;
 };
 
@@ -196,7 +200,10 @@ class PacketSim {
   std::uint64_t messages_in_system() const { return messages_live_; }
   std::uint64_t packets_in_network() const { return packets_in_network_; }
   // The VCs (VLs) a QoS lane's packets may take, over every deadlock class.
-  const std::vector<std::uint32_t>& lane_vcs(std::uint32_t lane) const { return lane_vcs_.at(lane); }
+  std::vector<std::uint32_t> lane_vcs(std::uint32_t lane) const {
+    if (lane >= lanes_) throw std::out_of_range("PacketSim::lane_vcs: no such lane");
+    return {lane_list_.begin() + lane_offset_[lane], lane_list_.begin() + lane_offset_[lane + 1]};
+  }
 
   // Throws std::logic_error naming the first broken invariant.
   void check_invariants() const;
@@ -229,8 +236,10 @@ class PacketSim {
 
   void check_config();
   void map_lanes();
-  void map_groups();
-  void add_service_channel(std::uint32_t sl, std::uint32_t cls, std::uint32_t sc, std::vector<std::uint32_t>& class_of_vl);
+  using LaneVcs = std::vector<std::vector<std::uint32_t>>;
+  void map_groups(LaneVcs& lanes);
+  void add_service_channel(std::uint32_t sl, std::uint32_t cls, std::uint32_t sc, std::vector<std::uint32_t>& class_of_vl,
+                           LaneVcs& lanes);
   void make_output_buffers();
   std::uint32_t new_packet();
   void push(Queue& q, std::uint32_t p);
@@ -272,7 +281,7 @@ class PacketSim {
   bool slot_free(std::uint64_t slot, std::uint32_t rate) const { return slot < (now_ + 1) * rate; }
   Cycle occupy(std::uint64_t& a, std::uint64_t& b, std::uint32_t rate, std::uint32_t flits, Cycle tail_here);
   void grant_central_requests();
-  void to_central(ChannelId in, std::uint32_t vc, std::uint32_t p, std::uint32_t mport, std::uint32_t central_vc);
+  void to_central(ChannelId in, std::uint32_t vc, std::uint32_t p, std::uint32_t link, std::uint32_t central_vc);
   void step_central(ElementId r);
   bool central_round(ElementId r, bool first_round);
   void from_central(std::uint32_t input, std::uint32_t vc, std::uint32_t p, ChannelId out, std::uint32_t out_vc);
@@ -351,8 +360,7 @@ class PacketSim {
   std::vector<std::uint32_t> offer_size_, offer_vc_;
   // The VCs of each (lane, deadlock class) group (CSR), and every VC of each lane (map_lanes).
   std::vector<std::uint32_t> group_offset_, group_vcs_;
-  std::vector<std::vector<std::uint32_t>> lane_vcs_;
-  std::vector<std::uint32_t> lane_offset_, lane_list_;  // lane_vcs_ flat (CSR), for the OB stage
+  std::vector<std::uint32_t> lane_offset_, lane_list_;  // every VC of each lane (CSR), for the OB stage
 
   // Hierarchical switches: MPorts numbered across routers (a router's first is mport_first_[r]);
   // each MPort has central.links central inputs (links from its crossbar, each with a FIFO per VC)

@@ -23,22 +23,6 @@ namespace interflow::packet {
 
 namespace {
 
-std::uint32_t flits_of(const ParamSet& p, const char* name, std::uint32_t flit_bytes) {
-  const std::int64_t bytes = p.get_int(name);
-  if (bytes % flit_bytes != 0)
-    p.fail(name, std::to_string(bytes) + " bytes is not a whole number of " + std::to_string(flit_bytes) + "-byte flits");
-  return static_cast<std::uint32_t>(bytes / flit_bytes);
-}
-
-BufferShape shape(const ParamSet& p, const char* size, const SwitchContext& c, std::uint32_t vls) {
-  BufferShape b;
-  b.size = flits_of(p, size, c.flit_bytes);
-  b.lane_min = flits_of(p, "vl-min-bytes", c.flit_bytes);
-  b.lane_max = p.get_int("vl-max-bytes") == 0 ? b.size : flits_of(p, "vl-max-bytes", c.flit_bytes);
-  b.check(vls, std::string("ib switch: ") + size);
-  return b;
-}
-
 ParamSpec sl2vl_param() {
   ParamSpec p = string_param("sl2vl", "", "VL of each SL, 'VL;VL;...' (entry i for SL i; default: SL i on VL i)");
   p.optional = true;
@@ -48,8 +32,8 @@ ParamSpec sl2vl_param() {
 std::unique_ptr<RouterConfig> make_ib(const ParamSet& p, const SwitchContext& c) {
   auto r = std::make_unique<RouterConfig>();
   r->vcs = static_cast<std::uint32_t>(p.get_int("vls"));
-  r->input = shape(p, "input-buffer-bytes", c, r->vcs);
-  r->output = shape(p, "output-buffer-bytes", c, r->vcs);
+  r->input = buffer_shape(p, "input-buffer-bytes", "vl-min-bytes", "vl-max-bytes", c, r->vcs, "ib");
+  r->output = buffer_shape(p, "output-buffer-bytes", "vl-min-bytes", "vl-max-bytes", c, r->vcs, "ib");
   r->routing_delay = static_cast<std::uint32_t>(p.get_int("rt-delay"));
   r->vc_delay = 0;
   r->switch_delay = static_cast<std::uint32_t>(p.get_int("va-sa-delay"));

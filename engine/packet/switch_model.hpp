@@ -30,6 +30,11 @@ void register_vct_switch(SwitchRegistry& registry);
 void register_ib_switch(SwitchRegistry& registry);
 void register_opa_switch(SwitchRegistry& registry);
 
+// A port buffer from its size, per-lane minimum and maximum parameters (bytes; a maximum of 0: the
+// whole buffer), checked for `vls` lanes; errors name `model` and the size parameter.
+BufferShape buffer_shape(const ParamSet& p, const char* size, const char* min, const char* max, const SwitchContext& c,
+                         std::uint32_t vls, const std::string& model);
+
 // A mapping table "N;N;..." of at most `max_entries` entries, each below `bound` (`entry` names
 // what one is, for the error); InputError naming `what` otherwise.
 std::vector<std::uint32_t> parse_table(const std::string& text, const std::string& what, std::uint32_t bound,

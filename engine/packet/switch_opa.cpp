@@ -33,23 +33,6 @@ namespace {
 
 constexpr std::uint32_t kMaxChannels = 32;  // SLs, SCs and VLs
 
-std::uint32_t flits_of(const ParamSet& p, const char* name, std::uint32_t flit_bytes) {
-  const std::int64_t bytes = p.get_int(name);
-  if (bytes % flit_bytes != 0)
-    p.fail(name, std::to_string(bytes) + " bytes is not a whole number of " + std::to_string(flit_bytes) + "-byte flits");
-  return static_cast<std::uint32_t>(bytes / flit_bytes);
-}
-
-BufferShape shape(const ParamSet& p, const char* size, const char* min, const char* max, const SwitchContext& c,
-                  std::uint32_t vls) {
-  BufferShape b;
-  b.size = flits_of(p, size, c.flit_bytes);
-  b.lane_min = flits_of(p, min, c.flit_bytes);
-  b.lane_max = p.get_int(max) == 0 ? b.size : flits_of(p, max, c.flit_bytes);
-  b.check(vls, std::string("opa switch: ") + size);
-  return b;
-}
-
 // A table parameter "N;N;...", entries below `bound`.
 std::vector<std::uint32_t> table(const ParamSet& p, const char* name, std::uint32_t bound, const char* entry) {
   return parse_table(p.get_string(name), std::string("opa switch ") + name, bound, entry, kMaxChannels);
@@ -100,9 +83,10 @@ std::unique_ptr<RouterConfig> make_opa(const ParamSet& p, const SwitchContext& c
   auto r = std::make_unique<RouterConfig>();
   const auto whole = [&](const char* name) { return static_cast<std::uint32_t>(p.get_int(name)); };
   r->vcs = whole("vls");
-  r->input = shape(p, "input-buffer-bytes", "vl-min-bytes", "vl-max-bytes", c, r->vcs);
-  r->output = shape(p, "output-buffer-bytes", "vl-min-bytes", "vl-max-bytes", c, r->vcs);
-  r->central.buffer = shape(p, "central-buffer-bytes", "central-vl-min-bytes", "central-vl-max-bytes", c, r->vcs);
+  r->input = buffer_shape(p, "input-buffer-bytes", "vl-min-bytes", "vl-max-bytes", c, r->vcs, "opa");
+  r->output = buffer_shape(p, "output-buffer-bytes", "vl-min-bytes", "vl-max-bytes", c, r->vcs, "opa");
+  r->central.buffer =
+      buffer_shape(p, "central-buffer-bytes", "central-vl-min-bytes", "central-vl-max-bytes", c, r->vcs, "opa");
   r->central.mport_ports = whole("mport-ports");
   r->central.links = whole("central-links");
   r->central.link_flits = whole("central-link-flits");

@@ -77,13 +77,15 @@ TEST_CASE("opa: a VL's central minimum holds while another VL fills the central 
   // central buffer of MPort 0 up to all but VL 1's reserved part. SL 1 from the same inputs to
   // endpoint 8 keeps its zero-load latency all along.
   const Setup s("fattree:k=48,n=1", "dmodk");
-  const std::string central = "central-buffer-bytes=4096,central-vl-min-bytes=512,";  // 64 flits, 8 reserved per VL
-  RouterConfig r = opa(central + "vls=2,input-buffer-bytes=4096,output-buffer-bytes=4096,vl-min-bytes=512,vl-max-bytes=0", 2);
+  // A central buffer of 64 flits, 8 reserved per VL.
+  const RouterConfig r = opa("central-buffer-bytes=4096,central-vl-min-bytes=512,vls=2,input-buffer-bytes=4096,"
+                             "output-buffer-bytes=4096,vl-min-bytes=512,vl-max-bytes=0",
+                             2);
   NicConfig nic;
   nic.service_levels = 2;
   nic.mtu_bytes = {256, 256};
   PacketSim sim(*s.fabric, s.paths, *s.routes, VcScheme{}, r, nic, 3);
-  const auto alone = lone(s, opa(central + "vls=2,input-buffer-bytes=4096,output-buffer-bytes=4096,vl-min-bytes=512,vl-max-bytes=0", 2), 1, 8, 256, 256);
+  const auto alone = lone(s, r, 1, 8, 256, 256);
   sim.set_window(2000, 5000);
   for (Cycle t = 0; t < 6000; t += 4)
     for (EndpointId src = 0; src < 4; ++src) sim.send({src, 4, 256, 0}, t);  // 1 flit/cycle from each

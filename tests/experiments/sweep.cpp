@@ -19,6 +19,12 @@ int shell(const std::string& command) {
   return WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
 }
 
+// The figures need Debian's matplotlib for /usr/bin/python3.
+void require_matplotlib() {
+  REQUIRE_MESSAGE(shell("/usr/bin/python3 -c 'import matplotlib' 2> /dev/null") == 0,
+                  "matplotlib is missing: install Debian's python3-matplotlib (scripts/setup-deps.sh does)");
+}
+
 std::size_t count_files(const fs::path& runs, const std::string& name) {
   std::size_t n = 0;
   for (const auto& d : fs::directory_iterator(runs))
@@ -184,8 +190,7 @@ TEST_CASE("sweep: emitted as a GNU parallel job file the same runs give the same
 }
 
 TEST_CASE("plot: the standard figures are written as PNG files") {
-  REQUIRE_MESSAGE(shell("/usr/bin/python3 -c 'import matplotlib' 2> /dev/null") == 0,
-                  "matplotlib is missing: install Debian's python3-matplotlib (scripts/setup-deps.sh does)");
+  require_matplotlib();
   const fs::path dir = scratch() / "sweep-plot";
   const fs::path file = scratch() / "study3.toml";
   write_text(file, kStudy);
@@ -229,8 +234,7 @@ TEST_CASE("plot: the standard figures are written as PNG files") {
 }
 
 TEST_CASE("plot: scripts/switch_compare.py sets switch models side by side per SL") {
-  REQUIRE_MESSAGE(shell("/usr/bin/python3 -c 'import matplotlib' 2> /dev/null") == 0,
-                  "matplotlib is missing: install Debian's python3-matplotlib (scripts/setup-deps.sh does)");
+  require_matplotlib();
   const fs::path dir = scratch() / "sweep-switches";
   const fs::path file = scratch() / "study-switches.toml";
   write_text(file,
@@ -250,7 +254,12 @@ TEST_CASE("plot: scripts/switch_compare.py sets switch models side by side per S
   CHECK(contains(text, "| 0.05 | "));
   CHECK(read_text(dir / "cmp.png").substr(1, 3) == "PNG");
   // A sweep without a switch axis is refused with one message.
-  CHECK(shell(script + " " + (scratch() / "sweep-sl").string() + " > /dev/null 2>&1") != 0);
+  const fs::path plain = scratch() / "sweep-no-switch";
+  fs::create_directories(plain);
+  write_text(plain / "aggregated.csv", "load,runs\n0.1,1\n");
+  const fs::path err = scratch() / "switches.err";
+  CHECK(shell(script + " " + plain.string() + " > /dev/null 2> " + err.string()) != 0);
+  CHECK(contains(read_text(err), "no `switch` column"));
 }
 
 TEST_CASE("sweep: every example study in examples/experiments expands to its runs") {
@@ -271,8 +280,7 @@ TEST_CASE("sweep: every example study in examples/experiments expands to its run
 }
 
 TEST_CASE("plot: a packet sweep's service levels are drawn against the offered load") {
-  REQUIRE_MESSAGE(shell("/usr/bin/python3 -c 'import matplotlib' 2> /dev/null") == 0,
-                  "matplotlib is missing: install Debian's python3-matplotlib (scripts/setup-deps.sh does)");
+  require_matplotlib();
   const fs::path dir = scratch() / "sweep-sl";
   const fs::path file = scratch() / "study-sl.toml";
   write_text(file,
