@@ -10,8 +10,8 @@ script with checked arguments (manual/experiments.md "Plots"). Kinds:
   sl DIR       a packet sweep's latency and accepted throughput per service level against the offered
                load (or --x KEY), one line per SL with its 95 % band, two panels
 
-Every figure is written whole (to a temporary name, then renamed) or the script exits non-zero with
-one message; nothing is shown on screen."""
+Every figure is written whole (a regular file to a temporary name, then renamed; a device or pipe
+straight, checked) or the script exits non-zero with one message; nothing is shown on screen."""
 import argparse
 import csv
 import math
@@ -19,9 +19,12 @@ import os
 import sys
 
 
+PROG = "interflow plot"  # the name errors start with (scripts that import these helpers set their own)
+
+
 def fail(message, status=2):
     """One line on stderr and the interflow exit status: 2 for bad input, 4 for results not written."""
-    print("interflow plot: error: " + message, file=sys.stderr)
+    print(PROG + ": error: " + message, file=sys.stderr)
     sys.exit(status)
 
 
@@ -53,13 +56,23 @@ def number(text, where):
 
 
 def save(fig, path):
-    temp = path + ".part.png"
+    """Writes the figure whole: a regular file (new or old) through a temporary name and a rename,
+    anything else that exists (a device such as /dev/full, a pipe) straight and checked -- never
+    replaced by a rename. Then its path on stdout."""
+    import io
+    data = io.BytesIO()
+    fig.savefig(data, format="png", dpi=150, bbox_inches="tight")
+    if os.path.isdir(path):
+        fail("results not written: '%s' is a directory" % path, 4)
+    target = path if os.path.exists(path) and not os.path.isfile(path) else path + ".part.png"
     try:
-        fig.savefig(temp, dpi=150, bbox_inches="tight")
-        os.replace(temp, path)
+        with open(target, "wb") as f:
+            f.write(data.getvalue())
+        if target != path:
+            os.replace(target, path)
     except OSError as e:
-        if os.path.exists(temp):
-            os.remove(temp)
+        if target != path and os.path.exists(target):
+            os.remove(target)
         fail("results not written: '%s': %s" % (path, e.strerror), 4)
     # The figure's path on stdout, unbuffered and checked: a full disk or a closed pipe is an error.
     try:

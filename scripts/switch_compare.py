@@ -5,11 +5,17 @@ figure of one column per switch (latency above, accepted throughput below, one l
 
 Usage: scripts/switch_compare.py RESULTS_DIR [--x mix:be-load] [--plot FILE.png] [--title TEXT]
        [--network]   (network latency instead of end-to-end)
-Reads RESULTS_DIR/aggregated.csv (interflow collect).
+Reads RESULTS_DIR/aggregated.csv (interflow collect) with the helpers of interflow_plot.py: one
+message and a non-zero exit for bad input (2) or results not written (4).
 """
 import argparse
-import csv
+import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import interflow_plot as ip  # noqa: E402  (the script's own folder)
+
+ip.PROG = "switch_compare.py"
 
 
 def label(switch):
@@ -17,20 +23,12 @@ def label(switch):
     return switch if len(switch) <= 24 else switch.split(":")[0]
 
 
-def load(path):
-    with open(path, newline="") as f:
-        rows = list(csv.DictReader(f))
-    if not rows or "switch" not in rows[0]:
-        sys.exit(f"{path}: no `switch` column; sweep the switch model as an axis")
-    return rows
-
-
-def sl_names(row):
-    names, i = [], 0
-    while f"service_levels.{i}.offered_flits_per_cycle_per_nic.mean" in row:
-        names.append(row.get(f"service_levels.{i}.name", f"SL{i}") or f"SL{i}")
-        i += 1
-    return names
+def write(text):
+    """A line on stdout, checked: a full disk or a closed pipe is an error."""
+    try:
+        os.write(sys.stdout.fileno(), (text + "\n").encode())
+    except OSError as e:
+        ip.fail("results not written: standard output: %s" % e.strerror, 4)
 
 
 def main():
@@ -39,46 +37,50 @@ def main():
     ap.add_argument("--x", default="mix:be-load")
     ap.add_argument("--plot")
     ap.add_argument("--title", default="")
-    ap.add_argument("--names", default="NC,VO,VI,CL,EE,BE,BK", help="SL names, comma-separated")
     ap.add_argument("--network", action="store_true")
     a = ap.parse_args()
-    rows = load(f"{a.dir}/aggregated.csv")
-    names = a.names.split(",")
-    count = len(sl_names(rows[0]))
-    names = (names + [f"SL{i}" for i in range(len(names), count)])[:count]
+    path, rows, columns = ip.read_aggregated(a.dir)
+    if "switch" not in columns:
+        ip.fail("%s: no `switch` column; sweep the switch model as an axis" % path)
+    if a.x not in columns:
+        ip.fail("--x '%s' is not a column of %s" % (a.x, path))
+    count = 0
+    while "service_levels.%d.offered_flits_per_cycle_per_nic.mean" % count in columns:
+        count += 1
+    names = ip.sl_names(a.dir, count)
     kind = "mean_network_latency_ns" if a.network else "mean_latency_ns"
     switches = list(dict.fromkeys(r["switch"] for r in rows))
-    xs = sorted({float(r[a.x]) for r in rows})
-    cell = {(r["switch"], float(r[a.x])): r for r in rows}
+    xs = sorted({ip.number(r[a.x], "%s column %s" % (path, a.x)) for r in rows})
+    cell = {(r["switch"], ip.number(r[a.x], a.x)): r for r in rows}
 
     def value(sw, x, sl, metric):
         r = cell.get((sw, x))
-        return float(r[f"service_levels.{sl}.{metric}.mean"]) if r else float("nan")
+        return ip.number(r["service_levels.%d.%s.mean" % (sl, metric)] or "nan", path) if r else float("nan")
 
-    head = "| " + a.x + " | offered | " + " | ".join(
-        f"{n} {label(s)}" for n in names for s in switches) + " |"
-    print(f"{kind.replace('_', ' ')} per SL (ns), then accepted flits/cycle/NIC per SL; mean over seeds")
+    def offered(x, sw=switches[0]):
+        return ip.number(cell[(sw, x)]["offered_flits_per_cycle_per_nic.mean"], path)
+
+    head = "| " + a.x + " | offered | " + " | ".join(f"{n} {label(s)}" for n in names for s in switches) + " |"
+
     def table(metric, digits):
-        print(head)
-        print("|" + "---|" * (2 + len(names) * len(switches)))
+        write(head)
+        write("|" + "---|" * (2 + len(names) * len(switches)))
         for x in xs:
-            offered = float(cell[(switches[0], x)]["offered_flits_per_cycle_per_nic.mean"])
-            print(f"| {x:g} | {offered:.3f} | " + " | ".join(
+            write(f"| {x:g} | {offered(x):.3f} | " + " | ".join(
                 f"{value(s, x, i, metric):.{digits}f}" for i in range(count) for s in switches) + " |")
 
+    write(f"{kind.replace('_', ' ')} per SL (ns), then accepted flits/cycle/NIC per SL; mean over seeds")
     table(kind, 0)
-    print()
+    write("")
     table("accepted_flits_per_cycle_per_nic", 4)
     if a.plot:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
+        plt = ip.load_pyplot()
         fig, axes = plt.subplots(2, len(switches), figsize=(5 * len(switches), 7), sharex=True, squeeze=False)
         for j, sw in enumerate(switches):
-            offered = [float(cell[(sw, x)]["offered_flits_per_cycle_per_nic.mean"]) for x in xs]
+            loads = [offered(x, sw) if (sw, x) in cell else float("nan") for x in xs]
             for i in range(count):
-                axes[0][j].plot(offered, [value(sw, x, i, kind) for x in xs], marker="o", label=names[i])
-                axes[1][j].plot(offered, [value(sw, x, i, "accepted_flits_per_cycle_per_nic") for x in xs],
+                axes[0][j].plot(loads, [value(sw, x, i, kind) for x in xs], marker="o", label=names[i])
+                axes[1][j].plot(loads, [value(sw, x, i, "accepted_flits_per_cycle_per_nic") for x in xs],
                                 marker="o", label=names[i])
             axes[0][j].set_title(label(sw))
             axes[0][j].set_yscale("log")
@@ -91,8 +93,7 @@ def main():
         if a.title:
             fig.suptitle(a.title)
         fig.tight_layout()
-        fig.savefig(a.plot, dpi=110)
-        print(f"\nfigure: {a.plot}")
+        ip.save(fig, a.plot)
 
 
 if __name__ == "__main__":

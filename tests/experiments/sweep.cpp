@@ -201,6 +201,12 @@ TEST_CASE("plot: the standard figures are written as PNG files") {
   INFO(o.err);
   CHECK(o.status == 0);
   CHECK(png(dir / "throughput_restricted_normalised-vs-routing.png"));
+  // A figure for /dev/full is written straight to it and refused as not written; the device stays
+  // a device (a rename over it would replace it with a file and report success).
+  o = run_cli("plot metric " + dir.string() + " --y jain_fairness --x routing --series topology --out /dev/full");
+  CHECK(o.status == 4);
+  CHECK(contains(o.err, "'/dev/full': No space left on device"));
+  CHECK(fs::is_character_file("/dev/full"));
   // The filters name the figure, so two selections do not overwrite each other.
   CHECK(run_cli("plot metric " + dir.string() + " --y jain_fairness --x routing --where topology=fattree:k=12,n=3").status == 0);
   CHECK(png(dir / "jain_fairness-vs-routing-topology_fattree_k_12_n_3.png"));
