@@ -206,6 +206,7 @@ TEST_CASE("opa: the (x+1) mod 48 permutation runs at the theoretical throughput 
     const double accepted = static_cast<double>(sim.stats().sl[0].window_delivered_flits) / (48.0 * measure);
     CHECK(accepted == doctest::Approx(load).epsilon(0.01));
     sim.run_until(0);
+    sim.check_invariants();
     CHECK(sim.messages_in_system() == 0);
   }
 }
