@@ -63,8 +63,45 @@ void FlowTransport::prepare_variables(const MessageTable& messages) {
   capacity_.assign(net_.capacities().begin(), net_.capacities().end());
   for (LinkId l = 0; l < capacity_.size(); ++l)
     if (!net_.up(l)) capacity_[l] = 0;
-  solver_ = std::make_unique<maxmin::ClassedMaxMin>(options_.policy, capacity_, paths.var_offsets(),
-                                                    paths.all_links(), weight_, var_class_);
+  if (!options_.zoom_links.empty()) couple(paths);
+  solver_ = std::make_unique<maxmin::ClassedMaxMin>(
+      options_.policy, capacity_, solver_offsets_.empty() ? paths.var_offsets() : solver_offsets_,
+      solver_offsets_.empty() ? paths.all_links() : std::span<const LinkId>(solver_links_), weight_, var_class_);
+}
+
+// Hybrid coupling: each coupled flow gets a cap link of its own (numbered after the network's links),
+// uncapped at the largest capacity, which never binds alone where a real link would not: a path's
+// variables share the cap (their sum is capped). Inner links are left out of the solver's paths.
+void FlowTransport::couple(const PathTable& paths) {
+  if (options_.zoom_links.size() != net_.num_links())
+    throw std::logic_error("FlowTransport: zoom_links must have one entry per link");
+  uncapped_ = capacity_.empty() ? 1.0 : std::max(1.0, *std::max_element(capacity_.begin(), capacity_.end()));
+  cap_link_.assign(paths.num_flows(), kNone);
+  solver_offsets_.assign(1, 0);
+  solver_links_.clear();
+  for (FlowId f = 0; f < paths.num_flows(); ++f) {
+    bool touches = false;
+    for (std::uint32_t v = paths.first_var(f); v < paths.end_var(f); ++v)
+      for (LinkId l : paths.links(v)) touches = touches || options_.zoom_links[l] != 0;
+    if (touches) {
+      cap_link_[f] = static_cast<LinkId>(capacity_.size());
+      capacity_.push_back(uncapped_);
+    }
+    for (std::uint32_t v = paths.first_var(f); v < paths.end_var(f); ++v) {
+      for (LinkId l : paths.links(v))
+        if (options_.zoom_links[l] != 2) solver_links_.push_back(l);
+      if (touches) solver_links_.push_back(cap_link_[f]);
+      solver_offsets_.push_back(solver_links_.size());
+    }
+  }
+}
+
+void FlowTransport::set_cap(FlowId f, double gbps) {
+  const double c = std::isfinite(gbps) ? std::min(std::max(0.0, gbps), uncapped_) : uncapped_;
+  if (c == capacity_[cap_link_[f]]) return;
+  capacity_[cap_link_[f]] = c;
+  solver_->set_capacity(cap_link_[f], c);
+  changed_ = true;
 }
 
 void FlowTransport::settle_var(std::uint32_t v) {
@@ -117,8 +154,10 @@ void FlowTransport::take_sent(double horizon, std::vector<MessageId>& sent) {
     flow_[f].phase = Phase::Done;
     r.state[f] = FlowState::Delivered;
     r.transfer_end_s[f] = now_;
-    r.finish_s[f] = now_ + r.latency_s[f];
-    if (messages_->delivery_awaited(f)) deliveries_.push({r.finish_s[f], f});
+    if (!coupled(f)) {  // a coupled flow's delivery is the hybrid transport's
+      r.finish_s[f] = now_ + r.latency_s[f];
+      if (messages_->delivery_awaited(f)) deliveries_.push({r.finish_s[f], f});
+    }
     total_gbps_ -= flow_[f].rate;
     --active_flows_;
     for (std::uint32_t v = paths.first_var(f); v < paths.end_var(f); ++v) {
@@ -192,7 +231,9 @@ void FlowTransport::verify() {
   std::vector<std::uint8_t> active(vars);
   for (std::uint32_t v = 0; v < vars; ++v) active[v] = solver_->active(v);
   const std::vector<double> full = maxmin::solve_classes_from_scratch(
-      options_.policy, capacity_, paths.var_offsets(), paths.all_links(), weight_, var_class_, active);
+      options_.policy, capacity_, solver_offsets_.empty() ? paths.var_offsets() : solver_offsets_,
+      solver_offsets_.empty() ? paths.all_links() : std::span<const LinkId>(solver_links_), weight_, var_class_,
+      active);
   // Relative error, with rates a rounding error away from 0 measured against the largest capacity.
   const double floor = 1e-9 * std::max(1.0, *std::max_element(capacity_.begin(), capacity_.end()));
   for (std::uint32_t v = 0; v < vars; ++v)

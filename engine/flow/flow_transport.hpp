@@ -30,6 +30,11 @@ struct FlowTransportOptions {
   bool verify = false;                        // re-solve from scratch after every batch and compare (tests)
   bool incremental = true;                    // false: every batch re-solves all active flows (for comparison)
   Progress* progress = nullptr;
+  // Hybrid runs (engine/hybrid/hybrid_transport.hpp), per link: 0 an ordinary constraint; 1 a zoomed
+  // region's boundary (still a constraint); 2 inside a zoomed region (the packet level's: left out of
+  // the constraints). A flow with a path touching a 1 or 2 link is *coupled*: it crosses a private
+  // cap link (set_cap) and has no delivery of its own (the hybrid transport reports it). Empty: none.
+  std::vector<std::uint8_t> zoom_links;
 };
 
 class FlowTransport final : public Transport {
@@ -50,6 +55,19 @@ class FlowTransport final : public Transport {
   void close() override;
   bool busy() const override { return active_flows_ > 0; }
 
+  // For the hybrid transport (options.zoom_links), after open().
+  const PathTable& paths() const { return r_->paths; }
+  bool coupled(FlowId f) const { return !cap_link_.empty() && cap_link_[f] != kNone; }
+  // Caps coupled flow f at `gbps` in total over its paths (kNever: uncapped), from the next end_batch().
+  void set_cap(FlowId f, double gbps);
+  bool capped(FlowId f) const { return capacity_[cap_link_[f]] < uncapped_; }
+  double cap(FlowId f) const { return capacity_[cap_link_[f]]; }  // Gbit/s (the largest capacity: uncapped)
+  // Path variable v: its rate (Gbit/s) and the bits it has carried up to time t (at its current rate
+  // since the last batch).
+  double var_rate(std::uint32_t v) const { return var_[v].rate; }
+  double var_bits_at(std::uint32_t v, double t) const { return var_[v].bits + var_[v].rate * 1e9 * (t - var_[v].last); }
+  std::uint32_t active_flows() const { return active_flows_; }
+
  private:
   enum class Phase : std::uint8_t { Waiting, Active, Done };
   struct Segment {
@@ -64,6 +82,7 @@ class FlowTransport final : public Transport {
 
   void route(const MessageTable& messages);
   void prepare_variables(const MessageTable& messages);
+  void couple(const PathTable& paths);  // the solver's links of every variable when zoom_links is given
   void settle_var(std::uint32_t v);  // bits carried by v up to now
   void update_rates();               // the flows whose variables changed rate: remaining bits, ends
   void verify();                     // compares the rates with the policy solved from scratch
@@ -78,6 +97,12 @@ class FlowTransport final : public Transport {
   std::vector<FlowId> var_flow_;
   std::vector<std::uint32_t> var_class_;
   std::unique_ptr<maxmin::ClassedMaxMin> solver_;
+  // Hybrid coupling: per flow its cap link (kNone: not coupled), and the solver's own link lists (the
+  // paths without inner links, with the cap link; empty without coupling: the paths').
+  std::vector<LinkId> cap_link_;
+  std::vector<std::uint64_t> solver_offsets_;
+  std::vector<LinkId> solver_links_;
+  double uncapped_ = 0;  // a cap link's capacity when uncapped: the largest link capacity
 
   // Per flow and per path variable, the fields a rate change updates together (one cache line).
   struct FlowProgress {

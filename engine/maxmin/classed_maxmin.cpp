@@ -62,7 +62,10 @@ ClassedMaxMin::ClassedMaxMin(const ClassPolicy& policy, std::span<const double> 
     aug_capacity_.assign(capacity.begin(), capacity.end());
     for (std::size_t c = 0; c < policy.classes.size(); ++c)
       if (plan.capped_slot[c] != kNone)
+      {
+        slot_cap_.push_back(policy.classes[c].cap);
         for (std::size_t l = 0; l < num_links; ++l) aug_capacity_.push_back(policy.classes[c].cap * capacity[l]);
+      }
     aug_offsets_.assign(1, 0);
     for (std::uint32_t v = 0; v < vars; ++v) {
       const std::uint32_t slot = plan.capped_slot[class_of(var_class, v)];
@@ -123,6 +126,18 @@ void ClassedMaxMin::collect(IncrementalMaxMin& solver, bool propagate) {
   solver.clear_load_changes();
 }
 
+void ClassedMaxMin::set_capacity(LinkId l, double capacity) {
+  capacity_[l] = capacity;
+  if (plain_)
+    levels_[0]->set_capacity(l, capacity);
+  else
+    pending_capacity_.push_back(l);
+  // The capped classes' virtual links of l follow its capacity (each level holds them all).
+  for (std::size_t slot = 0; slot < slot_cap_.size(); ++slot)
+    for (const auto& level : levels_)
+      level->set_capacity(static_cast<LinkId>((slot + 1) * capacity_.size() + l), slot_cap_[slot] * capacity);
+}
+
 void ClassedMaxMin::update() {
   if (plain_) {
     levels_[0]->update();
@@ -131,6 +146,12 @@ void ClassedMaxMin::update() {
   ++stamp_;
   changed_.clear();
   dirty_.clear();
+  for (LinkId l : pending_capacity_)  // passed down every level like a load change
+    if (link_stamp_[l] != stamp_) {
+      link_stamp_[l] = stamp_;
+      dirty_.push_back(l);
+    }
+  pending_capacity_.clear();
   for (std::size_t k = 0; k < levels_.size(); ++k) {
     for (LinkId l : dirty_) levels_[k]->set_capacity(l, left_after(l, k));
     levels_[k]->update();
@@ -148,6 +169,7 @@ void ClassedMaxMin::solve_all() {
     levels_[0]->solve_all();
     return;
   }
+  pending_capacity_.clear();  // every link's capacity is handed down below
   ++stamp_;
   changed_.clear();
   for (std::size_t k = 0; k < levels_.size(); ++k) {

@@ -29,6 +29,8 @@ class ClassedMaxMin {
 
   void activate(std::uint32_t var);
   void deactivate(std::uint32_t var);
+  // A new capacity for link l (a physical link of the constructor's span), from the next update().
+  void set_capacity(LinkId l, double capacity);
   void update();     // afterwards changed() lists the variables whose rate changed
   void solve_all();  // every active variable from scratch
 
@@ -51,11 +53,13 @@ class ClassedMaxMin {
   std::vector<std::uint64_t> aug_offsets_;
   std::vector<LinkId> aug_links_;
   std::vector<double> aug_capacity_;
+  std::vector<double> slot_cap_;  // per capped class (in slot order): its cap, a fraction of each link
   std::vector<std::unique_ptr<IncrementalMaxMin>> levels_;
   std::unique_ptr<IncrementalMaxMin> leftover_;  // step 2, when some cap is below 1
 
   std::vector<std::uint32_t> changed_, var_stamp_, link_stamp_;
   std::vector<LinkId> dirty_;
+  std::vector<LinkId> pending_capacity_;  // set_capacity since the last update (not plain)
   std::uint32_t stamp_ = 0;
 };
 

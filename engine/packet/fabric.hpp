@@ -51,6 +51,8 @@ class Fabric {
   bool up(ChannelId c) const { return up_[c] != 0; }
   // The network link a channel stands for, or kNone for a local channel.
   LinkId link(ChannelId c) const { return link_[c]; }
+  // The channel of a network link.
+  ChannelId channel_of(LinkId l) const { return link_channel_[l]; }
   // A channel between two routers: the only kind that can lie on a dependency cycle (the hop
   // classes count these), unlike an endpoint's injection or ejection, its own cable or not.
   bool between_routers(ChannelId c) const { return !is_nic(src_[c]) && !is_nic(dst_[c]); }
@@ -104,6 +106,13 @@ class Fabric {
 class ChannelRoutes {
  public:
   ChannelRoutes(const Fabric& fabric, const PathTable& paths);
+  ChannelRoutes() : offset_(1, 0) {}  // empty; routes are added one by one
+  // Appends a route of channels; returns its variable number.
+  std::uint32_t add(std::span<const ChannelId> channels) {
+    channels_.insert(channels_.end(), channels.begin(), channels.end());
+    offset_.push_back(channels_.size());
+    return static_cast<std::uint32_t>(offset_.size() - 2);
+  }
   std::uint32_t num_routes() const { return static_cast<std::uint32_t>(offset_.size() - 1); }
   std::span<const ChannelId> route(std::uint32_t var) const {
     return {channels_.data() + offset_[var], offset_[var + 1] - offset_[var]};

@@ -1,11 +1,20 @@
 #include "engine/packet/packet_sim.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 #include "core/error.hpp"
 
 namespace interflow::packet {
+
+Cycle cycle_at(double s, double clock_s) {
+  const double x = s / clock_s;
+  const double nearest = std::round(x);
+  if (std::abs(x - nearest) <= 1e-9 * std::max(1.0, x)) return static_cast<Cycle>(nearest);
+  return static_cast<Cycle>(std::ceil(x));
+}
+
 
 std::uint32_t RouterConfig::qos_lanes() const {
   if (!sl2sc.empty()) return static_cast<std::uint32_t>(sl2sc.size());
@@ -39,9 +48,10 @@ PacketSim::PacketSim(const Fabric& fabric, const PathTable& paths, const Channel
     : fabric_(fabric), paths_(paths), routes_(routes), scheme_(scheme), router_(router), nic_(nic),
       rng_(derive_seed(seed, Stream::Packet)), vcs_(router.vcs) {
   const std::uint32_t n = fabric.num_nics();
-  if (paths.num_flows() != static_cast<std::uint64_t>(n) * n)
+  // An empty path table: every message names its route (Message::route).
+  if (paths.num_flows() != 0 && paths.num_flows() != static_cast<std::uint64_t>(n) * n)
     throw std::logic_error("PacketSim: the path table must hold one flow per ordered endpoint pair");
-  if (routes.num_routes() != paths.num_vars())
+  if (paths.num_flows() != 0 && routes.num_routes() != paths.num_vars())
     throw std::logic_error("PacketSim: the channel routes are not those of the path table");
   check_config();
   const std::uint64_t slots = static_cast<std::uint64_t>(fabric.num_channels()) * vcs_;
@@ -255,7 +265,9 @@ void PacketSim::send(const Message& m, Cycle when) {
   const std::uint32_t n = fabric_.num_nics();
   if (m.src >= n || m.dst >= n || m.src == m.dst || m.sl >= nic_.service_levels || m.bytes == 0)
     throw std::logic_error("PacketSim::send: a message needs distinct endpoints, a known service level and bytes");
-  if (!paths_.routed(m.src * n + m.dst))
+  if (m.route == kNone && paths_.num_flows() == 0)
+    throw std::logic_error("PacketSim::send: without a path table, a message names its route");
+  if (m.route != kNone ? m.route >= routes_.num_routes() : !paths_.routed(m.src * n + m.dst))
     throw InputError("no route from endpoint " + std::to_string(m.src) + " to " + std::to_string(m.dst));
   when = std::max(when, now_);
   std::uint32_t index;
@@ -291,8 +303,8 @@ void PacketSim::generate_packets(std::uint32_t index) {
   MessageState& s = messages_[index];
   const std::uint32_t n = fabric_.num_nics();
   const FlowId f = s.m.src * n + s.m.dst;
-  std::uint32_t var = paths_.first_var(f);
-  if (paths_.end_var(f) - var > 1) {
+  std::uint32_t var = s.m.route != kNone ? s.m.route : paths_.first_var(f);
+  if (s.m.route == kNone && paths_.end_var(f) - var > 1) {
     double x = rng_.uniform(), total = 0;
     for (std::uint32_t v = var; v < paths_.end_var(f); ++v) total += paths_.split(v);
     x *= total;

@@ -72,6 +72,9 @@ namespace interflow::packet {
 // A switch as the engine runs it; the switch registry (switch_model.hpp: vct, ib) builds it from
 // the user's parameters.
 inline std::uint32_t ceil_div(std::uint32_t a, std::uint32_t b) { return (a + b - 1) / b; }
+// The first cycle of `clock_s` seconds at or after `s` seconds (a cycle's own time maps back to it
+// despite rounding).
+Cycle cycle_at(double s, double clock_s);
 
 struct RouterConfig {
   std::uint32_t vcs = 4;                           // virtual channels (lanes) per channel
@@ -139,6 +142,9 @@ struct Message {
   EndpointId src = 0, dst = 0;
   std::uint64_t bytes = 0;
   std::uint32_t sl = 0;
+  // A variable of the simulator's ChannelRoutes to follow (the hybrid zoom's segments); kNone: one of
+  // the pair's path-table variables, chosen by weight.
+  std::uint32_t route = kNone;
 };
 
 // Per-SL results of the measured messages (those generated in the measurement window).
@@ -180,7 +186,8 @@ struct RunStats {
 
 class PacketSim {
  public:
-  // `paths` holds one flow per ordered endpoint pair, flow s * N + d (self flows unrouted), and
+  // `paths` holds one flow per ordered endpoint pair, flow s * N + d (self flows unrouted; or none at
+  // all when every message names its route), and
   // `routes` its variables as channels; `scheme` gives each hop's virtual-channel class.
   PacketSim(const Fabric& fabric, const PathTable& paths, const ChannelRoutes& routes, const VcScheme& scheme,
             const RouterConfig& router, const NicConfig& nic, std::uint64_t seed);

@@ -25,13 +25,13 @@ PacketTransport::PacketTransport(const PacketNetwork& network, const PacketTrans
 PacketTransport::~PacketTransport() = default;
 
 // One SL per service class the messages use, with its MTU.
-NicConfig PacketTransport::nic_config(const MessageTable& messages) const {
+NicConfig nic_config_for(const MessageTable& messages, const std::vector<std::uint32_t>& mtu,
+                         std::uint32_t flit_bytes, std::uint64_t injection_queue_bytes) {
   NicConfig nic;
   for (const std::uint32_t k : messages.service_class) nic.service_levels = std::max(nic.service_levels, k + 1);
   if (nic.service_levels > 16)
     throw InputError("the packet transport carries service classes 0 to 15 as SLs; the workload uses class " +
                      std::to_string(nic.service_levels - 1));
-  const std::vector<std::uint32_t>& mtu = options_.mtu_bytes;
   if (mtu.size() == 1) nic.mtu_bytes.assign(nic.service_levels, mtu[0]);
   if (mtu.size() > 1) {
     if (mtu.size() < nic.service_levels)
@@ -40,8 +40,8 @@ NicConfig PacketTransport::nic_config(const MessageTable& messages) const {
     nic.mtu_bytes.assign(mtu.begin(), mtu.begin() + nic.service_levels);
   }
   for (std::uint32_t& m : nic.mtu_bytes)
-    if (m == 0) m = network_.fabric->flit_bytes();
-  nic.injection_queue_bytes = options_.injection_queue_bytes;
+    if (m == 0) m = flit_bytes;
+  nic.injection_queue_bytes = injection_queue_bytes;
   return nic;
 }
 
@@ -61,7 +61,10 @@ void PacketTransport::open(const MessageTable& messages, TransportResult& result
   r_->link_busy_s.assign(network_.net->num_links(), 0);
   route_latencies();
   sim_ = std::make_unique<PacketSim>(*network_.fabric, *network_.pairs, *network_.routes, *network_.scheme,
-                                     network_.router, nic_config(messages), options_.seed);
+                                     network_.router,
+                                     nic_config_for(messages, options_.mtu_bytes, network_.fabric->flit_bytes(),
+                                                    options_.injection_queue_bytes),
+                                     options_.seed);
   sim_->set_stall_limit(options_.stall_limit);
   sim_->record_injection(kInjectionBucket);
   sim_->on_injected = [this](std::uint64_t id, Cycle c) { injected(id, c); };
@@ -87,13 +90,7 @@ void PacketTransport::route_latencies() {
   }
 }
 
-// The first cycle at or after `s` seconds (a cycle's own time maps back to it despite rounding).
-Cycle PacketTransport::cycle_at(double s) const {
-  const double x = s / clock_s_;
-  const double nearest = std::round(x);
-  if (std::abs(x - nearest) <= 1e-9 * std::max(1.0, x)) return static_cast<Cycle>(nearest);
-  return static_cast<Cycle>(std::ceil(x));
-}
+Cycle PacketTransport::cycle_at(double s) const { return packet::cycle_at(s, clock_s_); }
 
 bool PacketTransport::start(MessageId m) {
   TransportResult& r = *r_;

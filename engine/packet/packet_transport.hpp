@@ -54,6 +54,11 @@ struct PacketTransportOptions {
   Cycle stall_limit = 1000000;  // cycles without any packet moving that end the run as a deadlock
 };
 
+// One SL per service class the messages use (at most 16), each with its MTU (one value for every SL,
+// or one per SL; 0 or none: one flit).
+NicConfig nic_config_for(const MessageTable& messages, const std::vector<std::uint32_t>& mtu,
+                         std::uint32_t flit_bytes, std::uint64_t injection_queue_bytes);
+
 class PacketTransport final : public Transport {
  public:
   PacketTransport(const PacketNetwork& network, const PacketTransportOptions& options);
@@ -83,7 +88,6 @@ class PacketTransport final : public Transport {
   using TimedHeap = std::priority_queue<Timed, std::vector<Timed>, std::greater<>>;
   static constexpr Cycle kForever = ~Cycle{0};
 
-  NicConfig nic_config(const MessageTable& messages) const;
   void route_latencies();
   Cycle cycle_at(double seconds) const;
   double seconds(Cycle c) const { return static_cast<double>(c) * clock_s_; }

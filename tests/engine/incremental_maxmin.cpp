@@ -111,7 +111,7 @@ TEST_CASE(
   }
 }
 
-TEST_CASE("classed max-min: every update equals the policy solved from scratch level by level") {
+TEST_CASE("classed max-min: every update equals the policy solved from scratch level by level also after capacity changes") {
   const ClassPolicy policies[] = {
       test::class_policy("np", {}, {}, 3),
       test::class_policy("fp", {}, {}, 3),
@@ -127,10 +127,15 @@ TEST_CASE("classed max-min: every update equals the policy solved from scratch l
     CAPTURE(policy.name);
     Rng rng(seed * 7919);
     const auto num_links = 3 + static_cast<std::uint32_t>(seed % 8);
-    const RandomProblem p(rng, num_links, 6 + static_cast<std::uint32_t>(seed % 25), seed % 4 == 0);
+    RandomProblem p(rng, num_links, 6 + static_cast<std::uint32_t>(seed % 25), seed % 4 == 0);
     ClassedMaxMin solver(policy, p.capacity, p.offsets, p.links, p.weight, p.var_class);
     std::vector<std::uint8_t> on(p.weight.size(), 0);
     for (int step = 0; step < 25; ++step) {
+      if (seed % 2 == 1 && rng.below(3) == 0) {  // half the problems also see capacities change (hybrid caps)
+        const auto l = static_cast<LinkId>(rng.below(num_links));
+        p.capacity[l] = static_cast<double>(1 + rng.below(6));
+        solver.set_capacity(l, p.capacity[l]);
+      }
       toggle_some(rng, solver, on);
       solver.update();
       const std::vector<double> full =

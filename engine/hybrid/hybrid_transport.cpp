@@ -1,0 +1,366 @@
+#include "engine/hybrid/hybrid_transport.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+#include "core/error.hpp"
+#include "engine/packet/packet_transport.hpp"
+#include "engine/packet/virtual_channels.hpp"
+
+namespace interflow::hybrid {
+
+namespace {
+
+constexpr packet::Cycle kForever = ~packet::Cycle{0};
+
+// The flow level's options with the zoom's links marked: 2 inside a region, 1 on its boundary.
+flow::FlowTransportOptions with_zoom_links(flow::FlowTransportOptions o, const Network& net, const RegionMap& map) {
+  o.zoom_links.assign(net.num_links(), 0);
+  for (const Region& r : map.regions) {
+    for (LinkId l : r.inner) o.zoom_links[l] = 2;
+    for (LinkId l : r.ingress) o.zoom_links[l] = 1;
+    for (LinkId l : r.egress) o.zoom_links[l] = 1;
+  }
+  if (map.regions.empty()) o.zoom_links.clear();  // no zoom: the flow run exactly
+  return o;
+}
+
+double latency_s(const Network& net, std::span<const LinkId> links) {
+  double ns = 0;
+  for (LinkId l : links) ns += net.latency_ns(l);
+  return ns * 1e-9;
+}
+
+}  // namespace
+
+HybridTransport::HybridTransport(const Network& net, const Routing& routing, std::span<const std::uint8_t> zoomed,
+                                 const HybridOptions& options)
+    : net_(net),
+      options_(options),
+      map_(find_regions(net, zoomed)),
+      zoom_(net, map_, options.local),
+      flow_(net, routing, with_zoom_links(options.flow, net, map_)) {
+  if (!(options.tolerance >= 0 && options.tolerance < 1))
+    throw InputError("zoom tolerance " + std::to_string(options.tolerance) + ": expected 0 <= tolerance < 1");
+  if (!(options.epoch_s >= 0) || !std::isfinite(options.epoch_s))
+    throw InputError("zoom epoch " + std::to_string(options.epoch_s) + " s: expected a finite time >= 0");
+  if (!map_.regions.empty()) {
+    fabric_ = std::make_unique<packet::Fabric>(zoom_.network(), options.clock, options.local);
+    clock_s_ = fabric_->clock_ns() * 1e-9;
+  }
+}
+
+HybridTransport::~HybridTransport() = default;
+
+void HybridTransport::open(const MessageTable& messages, TransportResult& result) {
+  messages_ = &messages;
+  r_ = &result;
+  flow_.open(messages, result);
+  if (!fabric_) return;  // nothing zoomed: the flow transport alone
+  nic_ = packet::nic_config_for(messages, options_.mtu_bytes, fabric_->flit_bytes(), options_.injection_queue_bytes);
+  msg_.assign(messages.size(), MessageState{});
+  plan_segments();
+  scheme_ = packet::choose_scheme(options_.vc_scheme, *fabric_, zoom_.network(), routes_, {}, options_.router.vcs,
+                                  "the zoomed routers");
+  sim_ = std::make_unique<packet::PacketSim>(*fabric_, no_pairs_, routes_, scheme_, options_.router, nic_,
+                                             options_.flow.seed);
+  sim_->set_stall_limit(options_.stall_limit);
+  sim_->on_injected = [this](std::uint64_t id, packet::Cycle) { injected(id); };
+  sim_->on_arrival_known = [this](std::uint64_t id, packet::Cycle c) { arrival_known(id, c); };
+  const std::uint32_t vars = flow_.paths().num_vars();
+  emitted_bits_.assign(vars, 0.0);
+  emit_ = IndexedMinHeap(vars);
+  active_pos_.assign(messages.size(), kNone);
+  epoch_s_ = options_.epoch_s > 0 ? options_.epoch_s : default_epoch();
+  stats_.epoch_s = epoch_s_;
+}
+
+// Every coupled variable's crossings as segments of the zoom network, with the flow-level latency
+// before each and after the last; a coupled message's paths that touch no region are flow-level parts.
+void HybridTransport::plan_segments() {
+  const PathTable& paths = flow_.paths();
+  seg_offset_.assign(1, 0);
+  segs_.clear();
+  tail_s_.assign(paths.num_vars(), 0.0);
+  flow_part_s_.assign(paths.num_flows(), -1.0);
+  std::vector<packet::ChannelId> channels;
+  for (FlowId f = 0; f < paths.num_flows(); ++f) {
+    const bool coupled = flow_.coupled(f);
+    for (std::uint32_t v = paths.first_var(f); v < paths.end_var(f); ++v) {
+      const std::span<const LinkId> links = paths.links(v);
+      const std::vector<Crossing> cross = coupled ? crossings(net_, map_, links) : std::vector<Crossing>{};
+      if (coupled && cross.empty()) flow_part_s_[f] = std::max(flow_part_s_[f], latency_s(net_, links));
+      std::uint32_t done = 0;  // route links accounted for
+      for (const Crossing& c : cross) {
+        zoom_.segment(*fabric_, links, c, messages_->ends.src[f], messages_->ends.dst[f], channels);
+        const EndpointId entry = fabric_->src(channels.front()) - fabric_->num_routers();
+        const EndpointId exit = fabric_->dst(channels.back()) - fabric_->num_routers();
+        if (entry == exit)
+          throw InputError("zoom: the route of message " + std::to_string(f) +
+                           " leaves a region by the cable it came in by; the hybrid transport cannot carry it");
+        segs_.push_back({routes_.add(channels), entry, exit, latency_s(net_, links.subspan(done, c.first - done))});
+        done = c.last + 1;
+      }
+      if (!cross.empty()) tail_s_[v] = latency_s(net_, links.subspan(done));
+      msg_[f].segments += static_cast<std::uint32_t>(cross.size());
+      seg_offset_.push_back(static_cast<std::uint32_t>(segs_.size()));
+    }
+  }
+  stats_.segments = segs_.size();
+}
+
+// 20 boundary latencies (so that a cap reacts within a few round trips), at least 10 MTU times on
+// the slowest boundary cable.
+double HybridTransport::default_epoch() const {
+  const Network& z = zoom_.network();
+  double latency = 0, slowest = kNever;
+  for (LinkId l = 0; l < z.num_links(); ++l)
+    if (z.kind(z.source(l)) == VertexKind::Endpoint) {
+      latency = std::max(latency, static_cast<double>(z.latency_ns(l)) * 1e-9);
+      slowest = std::min(slowest, z.capacity_gbps(l));
+    }
+  const std::uint32_t mtu = *std::max_element(nic_.mtu_bytes.begin(), nic_.mtu_bytes.end());
+  const double mtu_s = slowest > 0 && std::isfinite(slowest) ? 8.0 * mtu / (slowest * 1e9) : 0.0;
+  return std::max({20 * latency, 10 * mtu_s, 1e-9});
+}
+
+bool HybridTransport::start(MessageId m) {
+  const bool moving = flow_.start(m);
+  if (!moving || !sim_ || !flow_.coupled(m)) return moving;
+  MessageState& s = msg_[m];
+  const std::uint32_t segments = s.segments;
+  s = MessageState{};
+  s.segments = segments;
+  s.bytes = static_cast<std::uint64_t>(std::ceil(messages_->bytes[m]));
+  ++stats_.coupled_messages;
+  active_pos_[m] = static_cast<std::uint32_t>(active_.size());
+  active_.push_back(m);
+  if (epoch_end_ == kNever) {
+    epoch_start_ = now();
+    epoch_end_ = now() + epoch_s_;
+  }
+  const PathTable& paths = flow_.paths();
+  for (std::uint32_t v = paths.first_var(m); v < paths.end_var(m); ++v) emitted_bits_[v] = 0;
+  return true;  // its packets are timed once the batch has its rates (end_batch)
+}
+
+// When variable v's next full packet has left its source, at its rate of this batch.
+void HybridTransport::rekey(std::uint32_t v) {
+  const double rate = flow_.var_rate(v);
+  if (seg_offset_[v + 1] == seg_offset_[v] || !(rate > 0)) {
+    emit_.erase(v);
+    return;
+  }
+  const double next = emitted_bits_[v] + 8.0 * mtu_of(flow_.paths().flow_of_var(v));
+  emit_.set(v, now() + std::max(0.0, (next - flow_.var_bits_at(v, now())) / (rate * 1e9)));
+}
+
+// Cuts every full packet that has left its source by `target` (rates are constant until then).
+void HybridTransport::feed(double target) {
+  while (!emit_.empty() && emit_.top_key() <= target) {
+    const std::uint32_t v = emit_.top();
+    const double t = emit_.top_key();
+    const std::uint32_t mtu = mtu_of(flow_.paths().flow_of_var(v));
+    emit(v, mtu, t);
+    emit_.set(v, t + 8.0 * mtu / (flow_.var_rate(v) * 1e9));
+  }
+}
+
+// A packet of variable v whose last bit left its source at `left_source`: into its first segment.
+void HybridTransport::emit(std::uint32_t v, std::uint64_t bytes, double left_source) {
+  const MessageId m = flow_.paths().flow_of_var(v);
+  MessageState& s = msg_[m];
+  emitted_bits_[v] += 8.0 * static_cast<double>(bytes);
+  s.offered += bytes;
+  s.emitted_bytes += bytes;
+  ++s.packets;
+  ++stats_.packets;
+  stats_.packet_bytes += bytes;
+  hand(v, 0, static_cast<std::uint32_t>(bytes), left_source + segs_[seg_offset_[v]].lead_s);
+}
+
+void HybridTransport::hand(std::uint32_t v, std::uint32_t segment, std::uint32_t bytes, double at) {
+  const Segment& g = segs_[seg_offset_[v] + segment];
+  const MessageId m = flow_.paths().flow_of_var(v);
+  pkts_.push_back({v, segment, bytes});
+  sim_->send({g.entry, g.exit, bytes, messages_->class_of(m), g.route}, packet::cycle_at(at, clock_s_));
+  msg_[m].handed += bytes;
+}
+
+void HybridTransport::take_sent(double horizon, std::vector<MessageId>& sent) {
+  const std::size_t before = sent.size();
+  flow_.take_sent(horizon, sent);
+  if (!sim_) return;
+  for (std::size_t i = before; i < sent.size(); ++i)
+    if (flow_.coupled(sent[i])) flush(sent[i]);
+  if (active_.empty()) epoch_end_ = kNever;
+}
+
+// A coupled message's transfer has ended: each variable's remaining bits become its last packet (the
+// last segmented variable takes what rounding left, so the packets add up to the message's bytes).
+void HybridTransport::flush(MessageId m) {
+  MessageState& s = msg_[m];
+  const PathTable& paths = flow_.paths();
+  const std::uint64_t total = s.bytes;
+  std::uint32_t last = kNone;
+  for (std::uint32_t v = paths.first_var(m); v < paths.end_var(m); ++v) {
+    emit_.erase(v);
+    if (seg_offset_[v + 1] > seg_offset_[v]) last = v;
+  }
+  const auto carried = [&](std::uint32_t v) {
+    return static_cast<std::uint64_t>(std::llround(std::max(0.0, flow_.var_bits_at(v, now())) / 8));
+  };
+  const auto cut = [&](std::uint32_t v) { return static_cast<std::uint64_t>(emitted_bits_[v] / 8); };
+  std::uint64_t others = 0;  // bytes of every variable but the last segmented one
+  for (std::uint32_t v = paths.first_var(m); v < paths.end_var(m); ++v)
+    if (v != last) others += std::max(carried(v), cut(v));
+  for (std::uint32_t v = paths.first_var(m); v < paths.end_var(m); ++v) {
+    if (seg_offset_[v + 1] == seg_offset_[v]) continue;
+    const std::uint64_t mine = v == last ? (total > others ? total - others : 0) : carried(v);
+    for (std::uint64_t left = mine > cut(v) ? mine - cut(v) : 0; left > 0;) {
+      const std::uint64_t bytes = std::min<std::uint64_t>(left, mtu_of(m));
+      emit(v, bytes, now());
+      left -= bytes;
+    }
+  }
+  if (flow_part_s_[m] >= 0) s.last_arrival = std::max(s.last_arrival, now() + flow_part_s_[m]);
+  s.flushed = true;
+  const std::uint32_t pos = active_pos_[m];
+  active_[pos] = active_.back();
+  active_pos_[active_[pos]] = pos;
+  active_.pop_back();
+  active_pos_[m] = kNone;
+  maybe_deliver(m);
+}
+
+void HybridTransport::maybe_deliver(MessageId m) {
+  const MessageState& s = msg_[m];
+  if (!s.flushed || s.arrived < s.packets) return;
+  r_->finish_s[m] = s.last_arrival;
+  r_->state[m] = FlowState::Delivered;
+  if (!messages_->delivery_awaited(m)) return;
+  deliveries_.push({s.last_arrival, m});
+  found_ = true;
+  sim_->pause();
+}
+
+void HybridTransport::injected(std::uint64_t id) {
+  const PacketRecord& p = pkts_[id];
+  msg_[flow_.paths().flow_of_var(p.var)].accepted += p.bytes;
+}
+
+void HybridTransport::arrival_known(std::uint64_t id, packet::Cycle c) {
+  const PacketRecord p = pkts_[id];
+  if (seg_offset_[p.var] + p.segment + 1 < seg_offset_[p.var + 1]) {  // on to its next segment
+    chained_.push_back({id, c});
+    sim_->pause();  // handed on once the cycle is over (PacketSim::send cannot be called from a hook)
+    return;
+  }
+  const MessageId m = flow_.paths().flow_of_var(p.var);
+  MessageState& s = msg_[m];
+  ++s.arrived;
+  s.last_arrival = std::max(s.last_arrival, seconds(c) + tail_s_[p.var]);
+  maybe_deliver(m);
+}
+
+void HybridTransport::apply_chained() {
+  for (const auto& [id, c] : chained_) {
+    const PacketRecord p = pkts_[id];
+    hand(p.var, p.segment + 1, p.bytes, seconds(c) + segs_[seg_offset_[p.var] + p.segment + 1].lead_s);
+    ++stats_.chained;
+  }
+  chained_.clear();
+}
+
+void HybridTransport::simulate_to(packet::Cycle target) {
+  found_ = false;
+  sim_->run_until(target == kForever ? 0 : target);
+  if (sim_->stats().stalled)
+    throw InputError("the zoomed routers' packet engine stopped at cycle " + std::to_string(sim_->now()) +
+                     ": no packet moved for " + std::to_string(options_.stall_limit) + " cycles with " +
+                     std::to_string(sim_->packets_in_network()) + " packets in the network (a deadlock)");
+  apply_chained();
+}
+
+double HybridTransport::next_event(double bound) {
+  for (;;) {
+    const double flow_next = flow_.next_event(bound);
+    const double known = std::min(flow_next, deliveries_.empty() ? kNever : deliveries_.top().time);
+    if (!sim_) return known;
+    const double target = std::min({known, bound, epoch_end_});
+    if (target != kNever) feed(target);
+    const packet::Cycle goal = target == kNever ? kForever : packet::cycle_at(target, clock_s_);
+    if ((sim_->messages_in_system() == 0 && chained_.empty()) || (goal != kForever && sim_->now() >= goal))
+      return std::min(known, epoch_end_);
+    simulate_to(goal);
+  }
+}
+
+double HybridTransport::next_delivery() const {
+  return std::min(flow_.next_delivery(), deliveries_.empty() ? kNever : deliveries_.top().time);
+}
+
+MessageId HybridTransport::pop_delivery() {
+  const double flow_time = flow_.next_delivery();
+  if (deliveries_.empty() || flow_time < deliveries_.top().time) return flow_.pop_delivery();
+  const MessageId m = deliveries_.top().message;
+  deliveries_.pop();
+  return m;
+}
+
+void HybridTransport::end_batch() {
+  if (sim_ && epoch_end_ != kNever && now() >= epoch_end_) close_epoch();
+  flow_.end_batch();
+  if (!sim_) return;
+  const PathTable& paths = flow_.paths();
+  for (const MessageId m : active_)
+    for (std::uint32_t v = paths.first_var(m); v < paths.end_var(m); ++v) rekey(v);
+}
+
+// The cap rule (header): per coupled message in transfer, from its boundary backlog over the epoch.
+void HybridTransport::close_epoch() {
+  ++stats_.epochs;
+  for (const MessageId m : active_) {
+    MessageState& s = msg_[m];
+    const double span = now() - std::max(epoch_start_, r_->start_s[m]);
+    const std::uint64_t backlog = s.handed - s.accepted;
+    const double offered = static_cast<double>(s.offered - s.offered_mark);
+    const double growth = static_cast<double>(backlog) - static_cast<double>(s.backlog_mark);
+    const double threshold = 2.0 * mtu_of(m) * s.segments;
+    if (static_cast<double>(backlog) <= threshold) {
+      if (flow_.capped(m)) {
+        flow_.set_cap(m, kNever);
+        ++stats_.caps_lifted;
+      }
+    } else if (span > 0) {
+      const double sustained = std::max(0.0, offered - growth) * 8 / span * 1e-9;  // Gbit/s
+      const bool capped = flow_.capped(m);
+      const double tol = options_.tolerance;
+      if ((!capped && growth > tol * std::max<double>(offered, mtu_of(m))) ||
+          (capped && std::abs(sustained - flow_.cap(m)) > tol * flow_.cap(m))) {
+        flow_.set_cap(m, sustained);
+        ++stats_.cap_changes;
+      }
+    }
+    s.offered_mark = s.offered;
+    s.backlog_mark = backlog;
+  }
+  epoch_start_ = now();
+  epoch_end_ = active_.empty() ? kNever : now() + epoch_s_;
+}
+
+void HybridTransport::close() {
+  if (sim_) {
+    while (sim_->messages_in_system() > 0 || !chained_.empty()) simulate_to(kForever);
+    sim_->check_invariants();
+    for (MessageId m = 0; m < msg_.size(); ++m)
+      if (flow_.coupled(m) && r_->state[m] == FlowState::Delivered && std::isnan(r_->finish_s[m]))
+        r_->state[m] = FlowState::Blocked;
+  }
+  flow_.close();
+}
+
+}  // namespace interflow::hybrid

@@ -1,0 +1,186 @@
+#pragma once
+// The hybrid transport (manual/hybrid.md): a flow-level run of the whole network in which the zoomed
+// routers are simulated at packet level, with a switch model and its output schedulers.
+//
+// Two levels, coupled at the regions' boundaries:
+//   - The flow level is a FlowTransport over the whole network (engine/flow/flow_transport.hpp) whose
+//     paths leave out the links inside the regions (the packet level owns them); the boundary cables
+//     and every other link stay max-min constraints. A message whose route touches a region is
+//     *coupled*: it has a rate cap of its own, and its delivery is the packet level's.
+//   - The packet level is one PacketSim over the ZoomNetwork (zoom_fabric.hpp): every region, with a
+//     boundary endpoint per way in or out. A coupled message's path variable crosses the regions as
+//     segments.
+//
+// Fluid to packets (exact, no lag). Between two batches of the flow level every rate is constant, so
+// the time at which a variable's k-th MTU of bits has left its source is known in closed form. Each
+// packet is handed to the boundary endpoint of its first segment when its last bit arrives there
+// (that time plus the latency of the links before the segment), and packets wait in the boundary
+// NIC's queue for the region's credits. When the message's transfer ends, each variable's remaining
+// bits form its last packet. A packet leaving a segment's egress is handed to the next segment of
+// its route at its arrival plus the latency of the flow-level links between the two; after its last
+// segment it is delivered at its arrival plus the latency of the rest of the route. A message is
+// delivered when all its packets are (and, for a variable that touches no region, at its transfer end
+// plus that path's latency). Bytes are never lost or duplicated across the levels: each variable's
+// packets add up to the bits it carried, and the packet engine's conservation check holds.
+//
+// Back-pressure (lagged by one epoch). The flow level cannot stall bit by bit, so the boundary queue
+// absorbs what a region does not take at once. Every epoch of T seconds, for each coupled message
+// in transfer: if its boundary backlog (bytes handed to regions and not yet injected there) exceeds
+// two MTUs per segment, its cap becomes the rate the regions sustained for it during the epoch
+// ((bytes offered - backlog growth) / T) when that differs from its cap by more than the tolerance
+// (or, uncapped, when the backlog grew by more than the tolerance x the bytes offered); otherwise
+// the cap is lifted. The flow level re-shares the bandwidth with the caps at the epoch's end.
+//
+// When it is exact. With no zoomed router every message is uncoupled and the run is the flow run
+// event for event. With zoomed routers, the packet level sees the flow level's arrival process
+// exactly; the approximations are the one-epoch lag of the caps, and the fluid (smooth) arrivals at
+// the boundary where an upstream packet network would deliver bursts.
+#include <cstdint>
+#include <memory>
+#include <queue>
+#include <span>
+#include <vector>
+
+#include "core/indexed_heap.hpp"
+#include "core/network.hpp"
+#include "core/progress.hpp"
+#include "core/routing.hpp"
+#include "core/transport.hpp"
+#include "engine/flow/flow_transport.hpp"
+#include "engine/hybrid/zoom_fabric.hpp"
+#include "engine/packet/packet_sim.hpp"
+
+namespace interflow::hybrid {
+
+struct HybridOptions {
+  flow::FlowTransportOptions flow;         // the flow level (its zoom_links are set by the transport)
+  packet::RouterConfig router;             // the zoomed switches' model and output schedulers
+  packet::ClockConfig clock;               // the packet level's clock and flit
+  LinkDefaults local;                      // a hosted endpoint's local port (the run's endpoint rate, latency)
+  std::vector<std::uint32_t> mtu_bytes;    // per SL (as --mtu-bytes)
+  std::uint64_t injection_queue_bytes = 229376;
+  std::string vc_scheme = "auto";          // the zoom network's virtual-channel scheme
+  double epoch_s = 0;                      // T; 0: 20 x the longest boundary latency, at least 10 MTU times
+  double tolerance = 0.02;                 // epsilon of the cap rule
+  packet::Cycle stall_limit = 1000000;
+};
+
+// What the packet level did, for the report.
+struct HybridStats {
+  std::uint64_t coupled_messages = 0, segments = 0, packets = 0, packet_bytes = 0, chained = 0;
+  std::uint64_t epochs = 0, cap_changes = 0, caps_lifted = 0;
+  double epoch_s = 0;
+};
+
+class HybridTransport final : public Transport {
+ public:
+  // `zoomed`: per vertex of `net`, 1 for a zoomed router.
+  HybridTransport(const Network& net, const Routing& routing, std::span<const std::uint8_t> zoomed,
+                  const HybridOptions& options);
+  ~HybridTransport() override;
+
+  void open(const MessageTable& messages, TransportResult& result) override;
+  double now() const override { return flow_.now(); }
+  bool start(MessageId m) override;
+  double next_event(double bound) override;
+  double advance_to(double t) override { return flow_.advance_to(t); }
+  void take_sent(double horizon, std::vector<MessageId>& sent) override;
+  double next_delivery() const override;
+  MessageId pop_delivery() override;
+  void end_batch() override;
+  void close() override;
+  bool busy() const override { return flow_.busy(); }
+
+  const ZoomNetwork& zoom() const { return zoom_; }
+  const packet::Fabric& fabric() const { return *fabric_; }
+  const packet::VcScheme& scheme() const { return scheme_; }
+  const packet::PacketSim& sim() const { return *sim_; }  // after open()
+  const HybridStats& stats() const { return stats_; }
+  // Per message (after close()): whether it touched a region; the bytes cut into packets for its first
+  // segments, and per byte handed to any segment, whether it was injected there and arrived.
+  bool coupled(MessageId m) const { return flow_.coupled(m); }
+  std::uint64_t packet_bytes(MessageId m) const { return msg_[m].emitted_bytes; }
+  std::uint64_t message_bytes(MessageId m) const { return msg_[m].bytes; }
+  std::uint64_t handed_bytes(MessageId m) const { return msg_[m].handed; }
+  std::uint64_t injected_bytes(MessageId m) const { return msg_[m].accepted; }
+  bool all_arrived(MessageId m) const { return msg_[m].flushed && msg_[m].arrived == msg_[m].packets; }
+
+ private:
+  struct Segment {
+    std::uint32_t route;              // the zoom network's route variable
+    EndpointId entry, exit;           // its boundary endpoints
+    double lead_s;                    // latency of the flow-level links before it (since the previous segment)
+  };
+  struct PacketRecord {  // one packet of the zoom level (its id there is its index)
+    std::uint32_t var;
+    std::uint32_t segment;  // index among its variable's segments
+    std::uint32_t bytes;
+  };
+  struct MessageState {
+    std::uint64_t bytes = 0;                      // its size, whole bytes
+    std::uint64_t handed = 0, accepted = 0;       // bytes handed to the zoom level, and injected there
+    std::uint64_t offered = 0, emitted_bytes = 0;  // bytes entering a first segment; all bytes cut so far
+    std::uint64_t offered_mark = 0, backlog_mark = 0;  // at the epoch's start
+    std::uint32_t packets = 0, arrived = 0;        // its packets on their last segment, and those arrived
+    std::uint32_t segments = 0;                    // over its variables
+    double last_arrival = 0;                       // latest delivery of a packet so far (or flow-level part)
+    bool flushed = false;
+  };
+  struct Timed {
+    double time;
+    MessageId message;
+    bool operator>(const Timed& o) const { return time != o.time ? time > o.time : message > o.message; }
+  };
+
+  void plan_segments();
+  double default_epoch() const;
+  void activate_var(std::uint32_t v);
+  void rekey(std::uint32_t v);
+  void feed(double target);
+  void emit(std::uint32_t v, std::uint64_t bytes, double left_source);
+  void hand(std::uint32_t v, std::uint32_t segment, std::uint32_t bytes, double at);
+  void flush(MessageId m);
+  void maybe_deliver(MessageId m);
+  void simulate_to(packet::Cycle target);
+  void apply_chained();
+  void injected(std::uint64_t id);
+  void arrival_known(std::uint64_t id, packet::Cycle c);
+  void close_epoch();
+  double seconds(packet::Cycle c) const { return static_cast<double>(c) * clock_s_; }
+  std::uint32_t mtu_of(MessageId m) const { return nic_.mtu_bytes[messages_->class_of(m)]; }
+
+  const Network& net_;
+  HybridOptions options_;
+  RegionMap map_;
+  ZoomNetwork zoom_;
+  std::unique_ptr<packet::Fabric> fabric_;
+  flow::FlowTransport flow_;
+  const MessageTable* messages_ = nullptr;
+  TransportResult* r_ = nullptr;
+  double clock_s_ = 0, epoch_s_ = 0;
+
+  // Segments of every path variable (CSR over the flow level's variables), the latency after its last.
+  std::vector<std::uint32_t> seg_offset_;
+  std::vector<Segment> segs_;
+  std::vector<double> tail_s_;
+  std::vector<double> flow_part_s_;  // per message: latency of its longest path that touches no region (-1: none)
+  packet::ChannelRoutes routes_;
+  PathTable no_pairs_;  // empty: every zoom message names its route
+  packet::VcScheme scheme_;
+  packet::NicConfig nic_;
+  std::unique_ptr<packet::PacketSim> sim_;
+
+  std::vector<MessageState> msg_;
+  std::vector<double> emitted_bits_;  // per variable: bits cut into packets so far
+  IndexedMinHeap emit_;               // per active segmented variable: when its next full packet has left its source
+  std::vector<MessageId> active_;     // coupled messages in transfer
+  std::vector<std::uint32_t> active_pos_;
+  std::vector<PacketRecord> pkts_;
+  std::vector<std::pair<std::uint64_t, packet::Cycle>> chained_;  // packets to hand on (id, arrival cycle)
+  std::priority_queue<Timed, std::vector<Timed>, std::greater<>> deliveries_;
+  double epoch_start_ = 0, epoch_end_ = Transport::kNever;
+  bool found_ = false;
+  HybridStats stats_;
+};
+
+}  // namespace interflow::hybrid

@@ -1,0 +1,179 @@
+// The hybrid transport (engine/hybrid/hybrid_transport.hpp): with nothing zoomed it is the flow run
+// event for event; a lone message across a zoomed switch arrives at the closed form (the flow level's
+// departures, the packet level's zero-load latency through the region, the flow level's latency
+// after it); every byte handed across the boundary is delivered once (the packet engine's
+// conservation checked at the end of every run); a hot spot inside a region caps the flows at the
+// rate the region sustains.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <numeric>
+
+#include "core/random.hpp"
+#include "engine/drivers/flows.hpp"
+#include "engine/hybrid/hybrid_transport.hpp"
+#include "engine/packet/virtual_channels.hpp"
+#include "tests/support/run_support.hpp"
+
+using namespace interflow;
+using namespace interflow::hybrid;
+
+namespace {
+
+struct Net {
+  std::unique_ptr<Topology> topology;
+  std::unique_ptr<Routing> routing;
+  Net(const std::string& topo, const std::string& route)
+      : topology(test::build_topology(topo)), routing(test::build_routing(route, *topology)) {}
+  const Network& net() const { return topology->network(); }
+  // The switches none of whose links reach an endpoint (a tree's upper levels).
+  std::vector<std::uint8_t> upper() const {
+    std::vector<std::uint8_t> z(net().num_vertices(), 0);
+    for (VertexId v = 0; v < net().num_vertices(); ++v) {
+      if (net().kind(v) != VertexKind::Switch) continue;
+      bool inner = true;
+      for (LinkId l = net().out_begin(v); l < net().out_end(v); ++l)
+        inner = inner && net().kind(net().target(l)) == VertexKind::Switch;
+      z[v] = inner;
+    }
+    return z;
+  }
+};
+
+// A vct switch with room for a few packets of `mtu_flits` per VC.
+HybridOptions options(std::uint32_t mtu_bytes, std::uint32_t vcs = 2, std::uint32_t buffer_packets = 4) {
+  HybridOptions o;
+  o.mtu_bytes = {mtu_bytes};
+  o.router.vcs = vcs;
+  o.router.input = packet::BufferShape::split(vcs, buffer_packets * packet::ceil_div(mtu_bytes, 64));
+  return o;
+}
+
+FlowWorkload random_workload(std::uint32_t endpoints, std::uint32_t count, std::uint64_t seed) {
+  Rng rng(seed);
+  FlowWorkload w;
+  for (std::uint32_t i = 0; i < count; ++i) {
+    const auto s = static_cast<EndpointId>(rng.below(endpoints));
+    const auto d = static_cast<EndpointId>((s + 1 + rng.below(endpoints - 1)) % endpoints);
+    w.add(s, d, 1000 + static_cast<double>(rng.below(200000)), 1e-6 * rng.uniform());
+  }
+  return w;
+}
+
+TransportResult run_hybrid(const Net& n, const std::vector<std::uint8_t>& zoomed, const HybridOptions& o,
+                           const FlowWorkload& w, HybridStats* stats = nullptr) {
+  HybridTransport t(n.net(), *n.routing, zoomed, o);
+  TransportResult r = drivers::run_flows(n.net(), t, w);  // close() checks the packet engine's invariants
+  if (stats) *stats = t.stats();
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("hybrid: with no zoomed router the run is the flow run exactly") {
+  for (const char* topo : {"fattree:k=4,n=3", "torus:dims=4x4", "dragonfly:a=4,p=2,h=2,g=5"}) {
+    CAPTURE(topo);
+    const Net n(topo, std::string(topo).rfind("torus", 0) == 0 ? "dor" : std::string(topo).rfind("fattree", 0) == 0 ? "dmodk" : "dfmin");
+    const FlowWorkload w = random_workload(n.net().num_endpoints(), 300, 7);
+    const TransportResult flow = test::run_flows(n.net(), *n.routing, w);
+    HybridStats st;
+    const TransportResult hyb =
+        run_hybrid(n, std::vector<std::uint8_t>(n.net().num_vertices(), 0), options(1024), w, &st);
+    CHECK(st.coupled_messages == 0);
+    CHECK(hyb.finish_s == flow.finish_s);
+    CHECK(hyb.transfer_end_s == flow.transfer_end_s);
+    CHECK(hyb.start_s == flow.start_s);
+    CHECK(hyb.link_bytes == flow.link_bytes);
+    CHECK(hyb.batches == flow.batches);
+  }
+}
+
+TEST_CASE("hybrid: a lone message across a zoomed spine arrives at the closed form") {
+  const Net n("fattree:k=4,n=2", "dmodk");
+  const HybridOptions o = options(1024);
+  FlowWorkload w;
+  w.add(0, 5, 10 * 1024, 0);  // ten full packets of 16 flits
+  const TransportResult flow = test::run_flows(n.net(), *n.routing, w);
+  HybridStats st;
+  const std::vector<std::uint8_t> zoomed = n.upper();
+  HybridTransport t(n.net(), *n.routing, zoomed, o);
+  const TransportResult r = drivers::run_flows(n.net(), t, w);
+  REQUIRE(r.state[0] == FlowState::Delivered);
+  CHECK(t.stats().coupled_messages == 1);
+  CHECK(t.stats().packets == 10);
+  CHECK(t.stats().packet_bytes == 10 * 1024);
+  // The flow level's transfer end is unchanged: 100 Gbit/s over links of 100 Gbit/s.
+  CHECK(r.transfer_end_s[0] == doctest::Approx(flow.transfer_end_s[0]).epsilon(1e-12));
+  // The last packet left the source at the transfer end, reached the spine's ingress one link later
+  // (100 ns), crossed ingress, spine and egress at zero load (nic delay, its flits, two channel
+  // latencies, one router), and the last link (100 ns) after it.
+  const double clk = t.fabric().clock_ns() * 1e-9;
+  const packet::Cycle handed = packet::cycle_at(r.transfer_end_s[0] + 100e-9, clk);
+  const packet::RouterConfig& rc = o.router;
+  const packet::Cycle through = rc.nic_delay + (16 - 1) + 2 * packet::cycle_at(100e-9, clk) + rc.pipeline() + rc.xbar_delay;
+  CHECK(r.finish_s[0] == doctest::Approx(static_cast<double>(handed + through) * clk + 100e-9).epsilon(1e-12));
+  // So the hybrid delivery is the flow delivery plus one packet's store at the NIC and one router's delays.
+  CHECK(r.finish_s[0] - flow.finish_s[0] == doctest::Approx((rc.nic_delay + 15 + rc.pipeline() + rc.xbar_delay) * clk).epsilon(0.05));
+}
+
+TEST_CASE("hybrid: bytes are conserved across the boundary and every message is delivered once") {
+  for (const char* topo : {"fattree:k=4,n=3", "torus:dims=4x4", "dragonfly:a=4,p=2,h=2,g=5"}) {
+    CAPTURE(topo);
+    const bool torus = std::string(topo).rfind("torus", 0) == 0;
+    const Net n(topo, torus ? "dor" : std::string(topo).rfind("fattree", 0) == 0 ? "dmodk" : "dfmin");
+    const FlowWorkload w = random_workload(n.net().num_endpoints(), 400, 11);
+    // Zoom about a third of the switches, spread out (so regions and chains of regions occur).
+    std::vector<std::uint8_t> zoomed(n.net().num_vertices(), 0);
+    for (VertexId v = 0; v < n.net().num_vertices(); ++v)
+      zoomed[v] = n.net().kind(v) == VertexKind::Switch && v % 3 == 0;
+    HybridTransport t(n.net(), *n.routing, zoomed, options(512, torus ? 4 : 2));
+    const TransportResult r = drivers::run_flows(n.net(), t, w);  // close() checks the packet engine's invariants
+    const HybridStats& st = t.stats();
+    std::uint64_t coupled = 0, packet_bytes = 0;
+    for (std::size_t m = 0; m < w.size(); ++m) {
+      CAPTURE(m);
+      REQUIRE(r.state[m] == FlowState::Delivered);
+      CHECK(std::isfinite(r.finish_s[m]));
+      CHECK(r.finish_s[m] >= r.transfer_end_s[m]);
+    }
+    // The transport's message numbers (the driver's, not the workload's).
+    for (MessageId m = 0; m < w.size(); ++m) {
+      if (!t.coupled(m)) continue;
+      ++coupled;
+      // Every byte of the message was cut into packets once, every packet handed to a segment was
+      // injected there, and every packet arrived after its last segment.
+      CHECK(t.packet_bytes(m) == t.message_bytes(m));
+      CHECK(t.injected_bytes(m) == t.handed_bytes(m));
+      CHECK(t.handed_bytes(m) >= t.packet_bytes(m));
+      CHECK(t.all_arrived(m));
+      packet_bytes += t.packet_bytes(m);
+    }
+    CHECK(coupled == st.coupled_messages);
+    CHECK(coupled > w.size() / 4);
+    CHECK(st.packet_bytes == packet_bytes);
+    MESSAGE(topo << ": " << coupled << " coupled, " << st.packets << " packets, " << st.chained << " chained, "
+                 << st.epochs << " epochs, " << st.cap_changes << " caps");
+    if (!torus) CHECK(st.chained > 0);  // routes that cross two regions
+  }
+}
+
+TEST_CASE("hybrid: the caps are re-shared as a solve from scratch would under every class policy") {
+  // The flow level re-solves after every batch and compares with the policy solved from scratch
+  // (FlowTransportOptions::verify), caps included: cap links are links whose capacity changes.
+  const Net n("fattree:k=4,n=3", "dmodk");
+  FlowWorkload w = random_workload(n.net().num_endpoints(), 300, 3);
+  for (std::size_t f = 0; f < w.size(); ++f) w.service_class.push_back(static_cast<std::uint32_t>(f % 3));
+  std::vector<std::uint8_t> zoomed = n.upper();
+  for (const maxmin::ClassPolicy& policy :
+       {test::class_policy("np", {}, {}, 3), test::class_policy("fp", {}, {1, 0, 1}, 3),
+        test::class_policy("ba", {0.5, 0.3, 0.2}, {}, 3), test::class_policy("qos", {0.3, 1.0, 0.6}, {0, 1, 1}, 3)}) {
+    HybridOptions o = options(512, 2);
+    o.flow.policy = policy;
+    o.flow.verify = true;
+    HybridTransport t(n.net(), *n.routing, zoomed, o);
+    const TransportResult r = drivers::run_flows(n.net(), t, w);
+    CHECK(t.stats().cap_changes > 0);
+    CHECK(r.max_verify_error < 1e-6);
+    for (std::size_t m = 0; m < w.size(); ++m) CHECK(r.state[m] == FlowState::Delivered);
+  }
+}
