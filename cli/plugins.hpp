@@ -1,6 +1,7 @@
 #pragma once
 // Every registry, filled once at start-up by each folder's register functions; `interflow list` and
 // the manual's reference pages come from these, and every command builds its plugins from them.
+#include "engine/hybrid/zoom_selection.hpp"
 #include "engine/maxmin/class_policy.hpp"
 #include "engine/packet/output_scheduler.hpp"
 #include "engine/packet/switch_model.hpp"
@@ -30,6 +31,7 @@ struct Plugins {
   packet::SwitchRegistry switches{"switch"};
   packet::TrafficRegistry traffic{"traffic"};
   packet::TrafficMixRegistry traffic_mixes{"traffic-mix"};
+  hybrid::ZoomSelectionRegistry zoom_selections{"zoom-selection"};
 
   Plugins() {
     topo::register_builtin(topologies);
@@ -45,6 +47,7 @@ struct Plugins {
     packet::register_switches(switches);
     packet::register_traffic(traffic);
     packet::register_traffic_mixes(traffic_mixes);
+    hybrid::register_zoom_selections(zoom_selections);
   }
 
   // Calls f(registry) for every registry, in the order `interflow list` prints them.
@@ -63,6 +66,7 @@ struct Plugins {
     f(switches);
     f(traffic);
     f(traffic_mixes);
+    f(zoom_selections);
   }
 };
 

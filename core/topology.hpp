@@ -57,6 +57,9 @@ class Topology {
   virtual BlockGrid block_grid() const { return {}; }
   // The routing used when the user names none.
   virtual std::string default_routing() const { return "bfs"; }
+  // The switch vertices of each group, for families built of groups (dragonfly, megafly); empty for
+  // the others (the hybrid zoom's `group` selection).
+  virtual std::vector<std::vector<VertexId>> switch_groups() const { return {}; }
 
  protected:
   Network net_;

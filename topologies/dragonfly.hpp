@@ -49,6 +49,11 @@ class DragonflyTopology : public Topology {
   std::uint32_t num_routers() const { return a_ * g_; }
   std::uint32_t num_endpoints() const { return endpoints_; }
 
+  std::vector<std::vector<VertexId>> switch_groups() const override {
+    std::vector<std::vector<VertexId>> groups(g_);
+    for (std::uint32_t r = 0; r < num_routers(); ++r) groups[group_of_router(r)].push_back(router_vertex(r));
+    return groups;
+  }
   std::uint32_t router_of(EndpointId e) const { return e / p_; }
   std::uint32_t group_of_router(std::uint32_t router) const { return router / a_; }
   VertexId router_vertex(std::uint32_t router) const { return endpoints_ + router; }

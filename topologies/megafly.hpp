@@ -39,6 +39,12 @@ class MegaflyTopology : public Topology {
   std::uint32_t links_per_pair() const { return m_; }
   std::uint32_t num_endpoints() const { return endpoints_; }
 
+  std::vector<std::vector<VertexId>> switch_groups() const override {  // leaves, then spines
+    std::vector<std::vector<VertexId>> groups(g_);
+    for (std::uint32_t k = 0; k < g_; ++k)
+      for (VertexId v = leaf_vertex(k, 0); v < leaf_vertex(k, 0) + leaves_ + spines_; ++v) groups[k].push_back(v);
+    return groups;
+  }
   std::uint32_t group_of(EndpointId e) const { return e / (p_ * leaves_); }
   std::uint32_t leaf_in_group(EndpointId e) const { return (e / p_) % leaves_; }
   VertexId leaf_vertex(std::uint32_t group, std::uint32_t leaf) const {

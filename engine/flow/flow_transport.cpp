@@ -63,7 +63,10 @@ void FlowTransport::prepare_variables(const MessageTable& messages) {
   capacity_.assign(net_.capacities().begin(), net_.capacities().end());
   for (LinkId l = 0; l < capacity_.size(); ++l)
     if (!net_.up(l)) capacity_[l] = 0;
-  if (!options_.zoom_links.empty()) couple(paths);
+  if (options_.zoom_links) {
+    const std::vector<std::uint8_t> zoom = options_.zoom_links(paths);
+    if (!zoom.empty()) couple(paths, zoom);
+  }
   solver_ = std::make_unique<maxmin::ClassedMaxMin>(
       options_.policy, capacity_, solver_offsets_.empty() ? paths.var_offsets() : solver_offsets_,
       solver_offsets_.empty() ? paths.all_links() : std::span<const LinkId>(solver_links_), weight_, var_class_);
@@ -72,8 +75,8 @@ void FlowTransport::prepare_variables(const MessageTable& messages) {
 // Hybrid coupling: each coupled flow gets a cap link of its own (numbered after the network's links),
 // uncapped at the largest capacity, which never binds alone where a real link would not: a path's
 // variables share the cap (their sum is capped). Inner links are left out of the solver's paths.
-void FlowTransport::couple(const PathTable& paths) {
-  if (options_.zoom_links.size() != net_.num_links())
+void FlowTransport::couple(const PathTable& paths, const std::vector<std::uint8_t>& zoom) {
+  if (zoom.size() != net_.num_links())
     throw std::logic_error("FlowTransport: zoom_links must have one entry per link");
   uncapped_ = capacity_.empty() ? 1.0 : std::max(1.0, *std::max_element(capacity_.begin(), capacity_.end()));
   cap_link_.assign(paths.num_flows(), kNone);
@@ -82,14 +85,14 @@ void FlowTransport::couple(const PathTable& paths) {
   for (FlowId f = 0; f < paths.num_flows(); ++f) {
     bool touches = false;
     for (std::uint32_t v = paths.first_var(f); v < paths.end_var(f); ++v)
-      for (LinkId l : paths.links(v)) touches = touches || options_.zoom_links[l] != 0;
+      for (LinkId l : paths.links(v)) touches = touches || zoom[l] != 0;
     if (touches) {
       cap_link_[f] = static_cast<LinkId>(capacity_.size());
       capacity_.push_back(uncapped_);
     }
     for (std::uint32_t v = paths.first_var(f); v < paths.end_var(f); ++v) {
       for (LinkId l : paths.links(v))
-        if (options_.zoom_links[l] != 2) solver_links_.push_back(l);
+        if (zoom[l] != 2) solver_links_.push_back(l);
       if (touches) solver_links_.push_back(cap_link_[f]);
       solver_offsets_.push_back(solver_links_.size());
     }

@@ -8,6 +8,7 @@
 //
 // It keeps per-flow times, per-link bytes and busy time, and the time series in a TransportResult.
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <queue>
 #include <vector>
@@ -30,11 +31,12 @@ struct FlowTransportOptions {
   bool verify = false;                        // re-solve from scratch after every batch and compare (tests)
   bool incremental = true;                    // false: every batch re-solves all active flows (for comparison)
   Progress* progress = nullptr;
-  // Hybrid runs (engine/hybrid/hybrid_transport.hpp), per link: 0 an ordinary constraint; 1 a zoomed
-  // region's boundary (still a constraint); 2 inside a zoomed region (the packet level's: left out of
-  // the constraints). A flow with a path touching a 1 or 2 link is *coupled*: it crosses a private
-  // cap link (set_cap) and has no delivery of its own (the hybrid transport reports it). Empty: none.
-  std::vector<std::uint8_t> zoom_links;
+  // Hybrid runs (engine/hybrid/hybrid_transport.hpp): called once the messages are routed, it returns
+  // per link 0 for an ordinary constraint, 1 for a zoomed region's boundary (still a constraint), 2 for
+  // a link inside a zoomed region (the packet level's: left out of the constraints), or nothing (no
+  // coupling). A flow with a path touching a 1 or 2 link is *coupled*: it crosses a private cap link
+  // (set_cap) and has no delivery of its own (the hybrid transport reports it).
+  std::function<std::vector<std::uint8_t>(const PathTable&)> zoom_links;
 };
 
 class FlowTransport final : public Transport {
@@ -82,7 +84,7 @@ class FlowTransport final : public Transport {
 
   void route(const MessageTable& messages);
   void prepare_variables(const MessageTable& messages);
-  void couple(const PathTable& paths);  // the solver's links of every variable when zoom_links is given
+  void couple(const PathTable& paths, const std::vector<std::uint8_t>& zoom);  // the solver's links, capped
   void settle_var(std::uint32_t v);  // bits carried by v up to now
   void update_rates();               // the flows whose variables changed rate: remaining bits, ends
   void verify();                     // compares the rates with the policy solved from scratch

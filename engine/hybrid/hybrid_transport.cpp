@@ -16,15 +16,9 @@ namespace {
 
 constexpr packet::Cycle kForever = ~packet::Cycle{0};
 
-// The flow level's options with the zoom's links marked: 2 inside a region, 1 on its boundary.
-flow::FlowTransportOptions with_zoom_links(flow::FlowTransportOptions o, const Network& net, const RegionMap& map) {
-  o.zoom_links.assign(net.num_links(), 0);
-  for (const Region& r : map.regions) {
-    for (LinkId l : r.inner) o.zoom_links[l] = 2;
-    for (LinkId l : r.ingress) o.zoom_links[l] = 1;
-    for (LinkId l : r.egress) o.zoom_links[l] = 1;
-  }
-  if (map.regions.empty()) o.zoom_links.clear();  // no zoom: the flow run exactly
+flow::FlowTransportOptions with_hook(flow::FlowTransportOptions o, HybridTransport* t,
+                                     std::vector<std::uint8_t> (HybridTransport::*hook)(const PathTable&)) {
+  o.zoom_links = [t, hook](const PathTable& paths) { return (t->*hook)(paths); };
   return o;
 }
 
@@ -36,21 +30,33 @@ double latency_s(const Network& net, std::span<const LinkId> links) {
 
 }  // namespace
 
-HybridTransport::HybridTransport(const Network& net, const Routing& routing, std::span<const std::uint8_t> zoomed,
+HybridTransport::HybridTransport(const Network& net, const Routing& routing, ZoomChooser choose,
                                  const HybridOptions& options)
     : net_(net),
       options_(options),
-      map_(find_regions(net, zoomed)),
-      zoom_(net, map_, options.local),
-      flow_(net, routing, with_zoom_links(options.flow, net, map_)) {
+      choose_(std::move(choose)),
+      flow_(net, routing, with_hook(options.flow, this, &HybridTransport::zoom_links)) {
   if (!(options.tolerance >= 0 && options.tolerance < 1))
     throw InputError("zoom tolerance " + std::to_string(options.tolerance) + ": expected 0 <= tolerance < 1");
   if (!(options.epoch_s >= 0) || !std::isfinite(options.epoch_s))
     throw InputError("zoom epoch " + std::to_string(options.epoch_s) + " s: expected a finite time >= 0");
-  if (!map_.regions.empty()) {
-    fabric_ = std::make_unique<packet::Fabric>(zoom_.network(), options.clock, options.local);
-    clock_s_ = fabric_->clock_ns() * 1e-9;
+}
+
+// The zoomed routers for these routes, their regions and zoom network, and the flow level's marks:
+// 2 inside a region, 1 on its boundary (nothing when no router is zoomed: the flow run exactly).
+std::vector<std::uint8_t> HybridTransport::zoom_links(const PathTable& paths) {
+  map_ = find_regions(net_, choose_(*messages_, paths));
+  if (map_.regions.empty()) return {};
+  zoom_ = std::make_unique<ZoomNetwork>(net_, map_, options_.local);
+  fabric_ = std::make_unique<packet::Fabric>(zoom_->network(), options_.clock, options_.local);
+  clock_s_ = fabric_->clock_ns() * 1e-9;
+  std::vector<std::uint8_t> marks(net_.num_links(), 0);
+  for (const Region& r : map_.regions) {
+    for (LinkId l : r.inner) marks[l] = 2;
+    for (LinkId l : r.ingress) marks[l] = 1;
+    for (LinkId l : r.egress) marks[l] = 1;
   }
+  return marks;
 }
 
 HybridTransport::~HybridTransport() = default;
@@ -63,7 +69,7 @@ void HybridTransport::open(const MessageTable& messages, TransportResult& result
   nic_ = packet::nic_config_for(messages, options_.mtu_bytes, fabric_->flit_bytes(), options_.injection_queue_bytes);
   msg_.assign(messages.size(), MessageState{});
   plan_segments();
-  scheme_ = packet::choose_scheme(options_.vc_scheme, *fabric_, zoom_.network(), routes_, {}, options_.router.vcs,
+  scheme_ = packet::choose_scheme(options_.vc_scheme, *fabric_, zoom_->network(), routes_, {}, options_.router.vcs,
                                   "the zoomed routers");
   sim_ = std::make_unique<packet::PacketSim>(*fabric_, no_pairs_, routes_, scheme_, options_.router, nic_,
                                              options_.flow.seed);
@@ -95,7 +101,7 @@ void HybridTransport::plan_segments() {
       if (coupled && cross.empty()) flow_part_s_[f] = std::max(flow_part_s_[f], latency_s(net_, links));
       std::uint32_t done = 0;  // route links accounted for
       for (const Crossing& c : cross) {
-        zoom_.segment(*fabric_, links, c, messages_->ends.src[f], messages_->ends.dst[f], channels);
+        zoom_->segment(*fabric_, links, c, messages_->ends.src[f], messages_->ends.dst[f], channels);
         const EndpointId entry = fabric_->src(channels.front()) - fabric_->num_routers();
         const EndpointId exit = fabric_->dst(channels.back()) - fabric_->num_routers();
         if (entry == exit)
@@ -115,7 +121,7 @@ void HybridTransport::plan_segments() {
 // 20 boundary latencies (so that a cap reacts within a few round trips), at least 10 MTU times on
 // the slowest boundary cable.
 double HybridTransport::default_epoch() const {
-  const Network& z = zoom_.network();
+  const Network& z = zoom_->network();
   double latency = 0, slowest = kNever;
   for (LinkId l = 0; l < z.num_links(); ++l)
     if (z.kind(z.source(l)) == VertexKind::Endpoint) {

@@ -36,6 +36,7 @@
 // exactly; the approximations are the one-epoch lag of the caps, and the fluid (smooth) arrivals at
 // the boundary where an upstream packet network would deliver bursts.
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <queue>
 #include <span>
@@ -72,11 +73,18 @@ struct HybridStats {
   double epoch_s = 0;
 };
 
+// Chooses the zoomed routers once the run's messages are routed (zoom_selection.hpp): per vertex of
+// the network, 1 for a zoomed router.
+using ZoomChooser = std::function<std::vector<std::uint8_t>(const MessageTable&, const PathTable&)>;
+
+// The same routers whatever the messages.
+inline ZoomChooser fixed_zoom(std::vector<std::uint8_t> zoomed) {
+  return [zoomed = std::move(zoomed)](const MessageTable&, const PathTable&) { return zoomed; };
+}
+
 class HybridTransport final : public Transport {
  public:
-  // `zoomed`: per vertex of `net`, 1 for a zoomed router.
-  HybridTransport(const Network& net, const Routing& routing, std::span<const std::uint8_t> zoomed,
-                  const HybridOptions& options);
+  HybridTransport(const Network& net, const Routing& routing, ZoomChooser choose, const HybridOptions& options);
   ~HybridTransport() override;
 
   void open(const MessageTable& messages, TransportResult& result) override;
@@ -91,7 +99,8 @@ class HybridTransport final : public Transport {
   void close() override;
   bool busy() const override { return flow_.busy(); }
 
-  const ZoomNetwork& zoom() const { return zoom_; }
+  const ZoomNetwork& zoom() const { return *zoom_; }  // after open(), with something zoomed
+  const RegionMap& regions() const { return map_; }   // after open()
   const packet::Fabric& fabric() const { return *fabric_; }
   const packet::VcScheme& scheme() const { return scheme_; }
   const packet::PacketSim& sim() const { return *sim_; }  // after open()
@@ -132,6 +141,7 @@ class HybridTransport final : public Transport {
     bool operator>(const Timed& o) const { return time != o.time ? time > o.time : message > o.message; }
   };
 
+  std::vector<std::uint8_t> zoom_links(const PathTable& paths);  // the flow level's hook, once routed
   void plan_segments();
   double default_epoch() const;
   void activate_var(std::uint32_t v);
@@ -151,8 +161,9 @@ class HybridTransport final : public Transport {
 
   const Network& net_;
   HybridOptions options_;
+  ZoomChooser choose_;
   RegionMap map_;
-  ZoomNetwork zoom_;
+  std::unique_ptr<ZoomNetwork> zoom_;
   std::unique_ptr<packet::Fabric> fabric_;
   flow::FlowTransport flow_;
   const MessageTable* messages_ = nullptr;

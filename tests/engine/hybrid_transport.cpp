@@ -62,7 +62,7 @@ FlowWorkload random_workload(std::uint32_t endpoints, std::uint32_t count, std::
 
 TransportResult run_hybrid(const Net& n, const std::vector<std::uint8_t>& zoomed, const HybridOptions& o,
                            const FlowWorkload& w, HybridStats* stats = nullptr) {
-  HybridTransport t(n.net(), *n.routing, zoomed, o);
+  HybridTransport t(n.net(), *n.routing, fixed_zoom(zoomed), o);
   TransportResult r = drivers::run_flows(n.net(), t, w);  // close() checks the packet engine's invariants
   if (stats) *stats = t.stats();
   return r;
@@ -96,7 +96,7 @@ TEST_CASE("hybrid: a lone message across a zoomed spine arrives at the closed fo
   const TransportResult flow = test::run_flows(n.net(), *n.routing, w);
   HybridStats st;
   const std::vector<std::uint8_t> zoomed = n.upper();
-  HybridTransport t(n.net(), *n.routing, zoomed, o);
+  HybridTransport t(n.net(), *n.routing, fixed_zoom(zoomed), o);
   const TransportResult r = drivers::run_flows(n.net(), t, w);
   REQUIRE(r.state[0] == FlowState::Delivered);
   CHECK(t.stats().coupled_messages == 1);
@@ -126,7 +126,7 @@ TEST_CASE("hybrid: bytes are conserved across the boundary and every message is 
     std::vector<std::uint8_t> zoomed(n.net().num_vertices(), 0);
     for (VertexId v = 0; v < n.net().num_vertices(); ++v)
       zoomed[v] = n.net().kind(v) == VertexKind::Switch && v % 3 == 0;
-    HybridTransport t(n.net(), *n.routing, zoomed, options(512, torus ? 4 : 2));
+    HybridTransport t(n.net(), *n.routing, fixed_zoom(zoomed), options(512, torus ? 4 : 2));
     const TransportResult r = drivers::run_flows(n.net(), t, w);  // close() checks the packet engine's invariants
     const HybridStats& st = t.stats();
     std::uint64_t coupled = 0, packet_bytes = 0;
@@ -170,7 +170,7 @@ TEST_CASE("hybrid: the caps are re-shared as a solve from scratch would under ev
     HybridOptions o = options(512, 2);
     o.flow.policy = policy;
     o.flow.verify = true;
-    HybridTransport t(n.net(), *n.routing, zoomed, o);
+    HybridTransport t(n.net(), *n.routing, fixed_zoom(zoomed), o);
     const TransportResult r = drivers::run_flows(n.net(), t, w);
     CHECK(t.stats().cap_changes > 0);
     CHECK(r.max_verify_error < 1e-6);

@@ -1,0 +1,111 @@
+// The zoom-selection plugins (engine/hybrid/zoom_selection.hpp): each picks the switches it says, on
+// the families it names, and refuses what it cannot pick with one clear message.
+#include <doctest/doctest.h>
+
+#include <numeric>
+
+#include "cli/plugins.hpp"
+#include "core/error.hpp"
+#include "core/transport.hpp"
+#include "engine/hybrid/zoom_selection.hpp"
+#include "tests/support/test_support.hpp"
+
+using namespace interflow;
+using namespace interflow::hybrid;
+
+namespace {
+
+struct Case {
+  std::unique_ptr<Topology> topology;
+  MessageTable messages;
+  PathTable paths;
+
+  explicit Case(const std::string& topo, const std::string& route = "bfs") : topology(test::build_topology(topo)) {
+    const Network& net = topology->network();
+    for (EndpointId e = 1; e < net.num_endpoints(); ++e) {  // an incast on endpoint 0
+      messages.ends.add(e, 0);
+      messages.bytes.push_back(1000);
+    }
+    const auto routing = test::build_routing(route, *topology);
+    paths = test::route(*routing, net, messages.ends);
+  }
+  std::vector<std::uint8_t> select(const std::string& spec) const {
+    static const cli::Plugins plugins;
+    const auto selection = plugins.zoom_selections.create(Spec::parse(spec, "--zoom"));
+    return selection->select({topology->network(), *topology, messages, paths});
+  }
+  std::vector<VertexId> chosen(const std::string& spec) const {
+    const std::vector<std::uint8_t> z = select(spec);
+    std::vector<VertexId> out;
+    for (VertexId v = 0; v < z.size(); ++v)
+      if (z[v]) out.push_back(v);
+    return out;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("zoom selection: tree-level picks one row of a k-ary n-tree and refuses a level that is not there") {
+  const Case c("fattree:k=4,n=3", "dmodk");
+  const Network& net = c.topology->network();
+  std::vector<VertexId> all;
+  for (std::uint32_t level = 0; level < 3; ++level) {
+    const std::vector<VertexId> row = c.chosen("tree-level:level=" + std::to_string(level));
+    CHECK(row.size() == 16);  // k^(n-1) switches per level
+    for (VertexId v : row) {
+      CHECK(net.kind(v) == VertexKind::Switch);
+      bool hosts = false;
+      for (LinkId l = net.out_begin(v); l < net.out_end(v); ++l) hosts = hosts || net.kind(net.target(l)) == VertexKind::Endpoint;
+      CHECK(hosts == (level == 0));  // only leaves reach endpoints
+    }
+    all.insert(all.end(), row.begin(), row.end());
+  }
+  std::sort(all.begin(), all.end());
+  CHECK(std::adjacent_find(all.begin(), all.end()) == all.end());  // the levels are disjoint
+  CHECK(all.size() == net.num_switches());
+  CHECK_THROWS_WITH_AS(c.select("tree-level:level=3"),
+                       "zoom 'tree-level': no switch at level 3; this network's levels are 0..2", InputError);
+}
+
+TEST_CASE("zoom selection: group picks a dragonfly's and a megafly's group and refuses other families") {
+  const Case d("dragonfly:a=4,p=2,h=2,g=5", "dfmin");
+  const std::vector<VertexId> g1 = d.chosen("group:group=1");
+  REQUIRE(g1.size() == 4);
+  const Network& net = d.topology->network();
+  for (VertexId u : g1)  // a group is a complete graph
+    for (VertexId v : g1)
+      if (u != v) CHECK(net.find_link(u, v) != kNone);
+  const Case m("megafly:leaves=4,spines=4,p=2,h=2,g=5", "mfmin");
+  CHECK(m.chosen("group:group=4").size() == 8);  // 4 leaves and 4 spines
+  CHECK_THROWS_WITH_AS(m.select("group:group=5"), "zoom 'group': group 5 does not exist; this megafly has groups 0..4",
+                       InputError);
+  const Case t("torus:dims=4x4", "dor");
+  CHECK_THROWS_AS(t.select("group:group=0"), InputError);
+}
+
+TEST_CASE("zoom selection: hottest picks the switch of an incast's destination first") {
+  const Case c("fattree:k=4,n=3", "dmodk");
+  const Network& net = c.topology->network();
+  const std::vector<VertexId> one = c.chosen("hottest:k=1");
+  REQUIRE(one.size() == 1);
+  // Every message ends on endpoint 0's cable: its leaf switch sends all the run's bytes over it.
+  CHECK(net.find_link(one[0], net.endpoint_vertex(0)) != kNone);
+  const std::vector<VertexId> three = c.chosen("hottest:k=3");
+  CHECK(three.size() == 3);
+  CHECK(std::find(three.begin(), three.end(), one[0]) != three.end());
+  CHECK(c.chosen("hottest:k=1000").size() == net.num_switches());
+}
+
+TEST_CASE("zoom selection: ids picks the switches named and refuses endpoints and bad entries") {
+  const Case c("fattree:k=4,n=2", "dmodk");
+  const Network& net = c.topology->network();
+  const VertexId first_switch = net.num_endpoints();  // a tree numbers its endpoints first
+  REQUIRE(net.kind(first_switch) == VertexKind::Switch);
+  const std::string ids = std::to_string(first_switch) + ";" + std::to_string(first_switch + 2);
+  CHECK(c.chosen("ids:ids=" + ids) == std::vector<VertexId>{first_switch, first_switch + 2});
+  CHECK_THROWS_WITH_AS(c.select("ids:ids=" + std::to_string(first_switch) + ";0"),
+                       "zoom 'ids': entry 1 (vertex 0) is an endpoint; only switches can be zoomed", InputError);
+  CHECK_THROWS_AS(c.select("ids:ids=1;x"), InputError);
+  CHECK_THROWS_AS(c.select("ids:ids=99999"), InputError);
+  CHECK(c.chosen("all").size() == net.num_switches());
+}
