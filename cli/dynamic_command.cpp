@@ -39,9 +39,19 @@ void add_workload_options(OptionTable& t, DynamicConfig& c) {
 
 void add_engine_options(OptionTable& t, DynamicConfig& c) {
   t.text("--transport", c.transport,
-         "how the network carries messages: flow (max-min fair flows) or packet (the packet engine: flits, credits, "
-         "switch models; manual/packet.md \"Closed-loop workloads\")");
+         "how the network carries messages: flow (max-min fair flows), packet (the packet engine: flits, credits, "
+         "switch models; manual/packet.md \"Closed-loop workloads\") or hybrid (flows, with the --zoom routers at "
+         "packet level; manual/hybrid.md)");
   add_packet_transport_options(t, c.packet);
+  t.text("--zoom", c.zoom,
+         "--transport hybrid: the routers simulated at packet level, a zoom-selection spec: ids, tree-level, group, "
+         "hottest or all (see `interflow list zoom-selection`)");
+  t.real("--zoom-epoch-ns", c.zoom_epoch_ns,
+         "--transport hybrid: how often the flow level takes back the rates the zoomed routers sustain, ns (0: 20 "
+         "boundary latencies, at least 10 MTU times)",
+         0, 1e15);
+  t.real("--zoom-tolerance", c.zoom_tolerance,
+         "--transport hybrid: relative change below which a flow's cap is left as it is", 0, 0.999);
   t.whole("-j,--threads", c.threads, "worker threads for routing (0 = all cores)", 0, 4096);
   t.whole("--max-flows", c.max_flows, "refuse patterns that would generate more flows", 1);
   t.real("--max-path-memory-gib,--max-path-memory", c.max_path_memory_gib,
@@ -79,8 +89,11 @@ void refuse_conflicts(const OptionTable& t, const DynamicConfig& c) {
   t.refuse_unless("--class-cap", c.policy == "qos", "with --policy qos");
   t.refuse_unless("--class-priority", c.policy == "fp" || c.policy == "qos", "with --policy fp or qos");
   t.refuse_unless("--flows-csv", !t.out_dir().empty(), "with --out DIR");
-  const bool packets = c.transport == "packet";
-  for (const std::string& o : packet_transport_option_names()) t.refuse_unless(o, packets, "with --transport packet");
+  const bool packets = c.transport == "packet", hybrid = c.transport == "hybrid";
+  for (const std::string& o : packet_transport_option_names())
+    t.refuse_unless(o, packets || hybrid, "with --transport packet or hybrid");
+  for (const char* o : {"--zoom", "--zoom-epoch-ns", "--zoom-tolerance"})
+    t.refuse_unless(o, hybrid, "with --transport hybrid");
   for (const char* o : {"--policy", "--class-share", "--class-cap", "--class-priority", "--full-resolve",
                         "--max-path-memory-gib"})
     t.refuse_unless(o, !packets,
@@ -113,12 +126,13 @@ std::map<std::string, Json> resolved_options(const DynamicRun& run) {
   if (!apps)
     for (const char* o : {"cpu-scale", "max-in-flight", "inrflow-time-unit"}) r[o] = nullptr;
   if (c.inrflow_workload.empty()) r["inrflow-time-unit"] = nullptr;
-  if (c.transport == "packet") {
+  if (c.transport == "packet")
     for (const char* o : {"policy", "class-share", "class-cap", "class-priority", "full-resolve", "max-path-memory-gib"})
       r[o] = nullptr;
-  } else {
+  if (c.transport == "flow")
     for (const std::string& o : packet_transport_option_names()) r[o.substr(2)] = nullptr;
-  }
+  if (c.transport != "hybrid")
+    for (const char* o : {"zoom", "zoom-epoch-ns", "zoom-tolerance"}) r[o] = nullptr;
   return r;
 }
 
@@ -154,6 +168,7 @@ Command add_dynamic_command(CLI::App& app, const Plugins& plugins) {
       add_plugin(header, "switch", run.packet->switch_spec, run.packet->switch_params);
       add_plugin(header, "scheduler", run.packet->scheduler_spec, run.packet->scheduler_params);
     }
+    if (run.zoom) add_plugin(header, "zoom", run.zoom->spec, run.zoom->params);
     const Json summary = dynamic_summary(run, header);
     if (!t->out_dir().empty()) {
       const ResultsDir dir(t->out_dir());

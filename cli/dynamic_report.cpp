@@ -80,6 +80,41 @@ Json packet_json(const DynamicRun& run) {
   return j;
 }
 
+// The hybrid transport's zoom: what was zoomed, the coupling's counters, the packet level's engine
+// counters and per SL the packets' latency through the regions (from their boundary queue to egress).
+Json zoom_json(const DynamicRun& run) {
+  const DynamicRun::Zoom& z = *run.zoom;
+  const hybrid::HybridStats& s = z.stats;
+  Json j = {{"selection", z.spec.text},
+            {"routers", z.routers},
+            {"regions", z.regions},
+            {"boundary_endpoints", z.boundary_endpoints},
+            {"epoch_s", s.epoch_s},
+            {"tolerance", run.config.zoom_tolerance},
+            {"coupled_messages", s.coupled_messages},
+            {"segments", s.segments},
+            {"packets", s.packets},
+            {"packet_bytes", s.packet_bytes},
+            {"chained_packets", s.chained},
+            {"epochs", s.epochs},
+            {"cap_changes", s.cap_changes},
+            {"caps_lifted", s.caps_lifted}};
+  if (z.regions == 0) return j;
+  j["clock_ns"] = z.clock_ns;
+  j["vc_scheme"] = z.vc_scheme;
+  j.update(packet_stats_json(run.packet_stats));
+  Json sls = Json::array();
+  for (std::size_t sl = 0; sl < run.packet_stats.sl.size(); ++sl) {
+    const packet::SlStats& st = run.packet_stats.sl[sl];
+    sls.push_back({{"sl", sl},
+                   {"packets", st.delivered_messages},
+                   {"mean_latency_ns", st.mean_latency() * z.clock_ns},
+                   {"max_latency_ns", static_cast<double>(st.latency_max) * z.clock_ns}});
+  }
+  j["sl"] = std::move(sls);
+  return j;
+}
+
 Timings timings(const DynamicRun& run) {
   return {{"build", run.build_seconds},           {"workload", run.workload_seconds},
           {"route", run.result.route_seconds},    {"simulate", run.result.simulate_seconds},
@@ -106,10 +141,11 @@ Json dynamic_summary(const DynamicRun& run, const RunHeader& header) {
   j["makespan_s"] = r.makespan_s;
   j["mean_throughput_gbps"] = t.mean_throughput_gbps;
   j["transport"] = run.config.transport;
-  if (run.packet)
+  if (run.packet && !run.zoom)
     j["packet"] = packet_json(run);
   else
     j["policy"] = run.config.policy;
+  if (run.zoom) j["zoom"] = zoom_json(run);
   j["classes"] = classes_json(run);
   if (run.applications()) {
     Json apps = Json::array();
@@ -156,11 +192,21 @@ void print_dynamic_summary(const DynamicRun& run, const RunHeader& header, std::
   const std::vector<drivers::ClassTotals> classes = per_class(run);
   if (classes.size() > 1)
     for (std::size_t c = 0; c < classes.size(); ++c)
-      out << "  class " << c << " (" << (run.packet ? "SL " + std::to_string(c) : "policy " + run.config.policy)
+      out << "  class " << c << " (" << (run.packet && !run.zoom ? "SL " + std::to_string(c) : "policy " + run.config.policy)
           << ")  flows " << classes[c].delivered
           << ", throughput " << classes[c].throughput_gbps() << " Gbit/s, completion mean/max "
           << classes[c].mean_completion_s() << " / " << classes[c].completion_max_s << " s\n";
-  if (run.packet) {
+  if (run.zoom) {
+    const DynamicRun::Zoom& z = *run.zoom;
+    row("zoom") << z.spec.text << ": " << z.routers << " routers in " << z.regions << " region(s), "
+                << z.stats.coupled_messages << " messages crossed them as " << z.stats.packets << " packets ("
+                << z.stats.chained << " handed between regions), " << z.stats.epochs << " epochs of " << z.stats.epoch_s
+                << " s, " << z.stats.cap_changes << " cap changes\n";
+    for (std::size_t sl = 0; sl < run.packet_stats.sl.size(); ++sl)
+      out << "  SL " << sl << " through the zoom: " << run.packet_stats.sl[sl].delivered_messages
+          << " packets, latency mean/max " << run.packet_stats.sl[sl].mean_latency() * z.clock_ns << " / "
+          << static_cast<double>(run.packet_stats.sl[sl].latency_max) * z.clock_ns << " ns\n";
+  } else if (run.packet) {
     const packet::RunStats& st = run.packet_stats;
     row("packet engine") << st.flit_hops << " flit-hops in " << st.cycles << " cycles of "
                          << run.packet->fabric->clock_ns() << " ns, " << run.packet->scheme.name()
@@ -169,7 +215,7 @@ void print_dynamic_summary(const DynamicRun& run, const RunHeader& header, std::
   row("events / batches") << r.events << " / " << r.batches << " ("
                           << (r.simulate_seconds > 0 ? static_cast<double>(r.events) / r.simulate_seconds : 0.0)
                           << " events/s)\n";
-  if (!run.packet)
+  if (!run.packet || run.zoom)
     row("re-solved variables per batch")
       << (r.batches ? static_cast<double>(r.solved_vars) / static_cast<double>(r.batches) : 0.0) << " (solver "
       << std::fixed << std::setprecision(0)
@@ -262,6 +308,13 @@ void write_dynamic_files(const DynamicRun& run, const ResultsDir& dir, bool flow
       });
   }
   if (flows_csv) dir.write("flows.csv", [&](std::ostream& out) { write_flows(run, out); });
+  if (run.zoom)
+    dir.write("zoom.csv", [&](std::ostream& out) {
+      out << "vertex,region,input_peak_flits,output_peak_flits,credit_stalls,flits_out\n";
+      for (const hybrid::ZoomRouterStats& r : run.zoom->router_stats)
+        out << r.vertex << ',' << r.region << ',' << r.input_peak_flits << ',' << r.output_peak_flits << ','
+            << r.credit_stalls << ',' << r.flits_out << '\n';
+    });
 }
 
 void print_deadlock_report(const DynamicRun& run, std::ostream& out) {

@@ -146,12 +146,8 @@ void simulate_packets(const Plugins& plugins, DynamicRun& run, Progress& progres
   run.packet_stats = transport.sim().stats();
 }
 
-void simulate(const Plugins& plugins, DynamicRun& run, Progress& progress) {
+flow::FlowTransportOptions flow_options(const Plugins& plugins, const DynamicRun& run, Progress& progress) {
   const DynamicConfig& c = run.config;
-  if (c.transport == "packet") {
-    simulate_packets(plugins, run, progress);
-    return;
-  }
   flow::FlowTransportOptions options;
   options.seed = c.network.seed;
   options.max_path_bytes = static_cast<std::uint64_t>(c.max_path_memory_gib * static_cast<double>(1ULL << 30));
@@ -159,7 +155,55 @@ void simulate(const Plugins& plugins, DynamicRun& run, Progress& progress) {
   options.incremental = !c.full_resolve;
   options.policy = class_policy(plugins, run);
   options.progress = &progress;
-  flow::FlowTransport transport(run.setup.topology->network(), *run.setup.routing, options);
+  return options;
+}
+
+// The hybrid transport: the flow level as the flow transport, the zoomed routers with the switch
+// model, chosen once the messages are routed.
+void simulate_hybrid(const Plugins& plugins, DynamicRun& run, Progress& progress) {
+  const DynamicConfig& c = run.config;
+  const Network& net = run.setup.topology->network();
+  run.packet = build_switch_setup(plugins, c.packet, service_classes(run));
+  hybrid::HybridOptions o;
+  o.flow = flow_options(plugins, run, progress);
+  o.router = run.packet->router;
+  o.clock = c.packet.clock;
+  o.local = c.network.links;
+  o.mtu_bytes = c.packet.mtu_bytes;
+  o.injection_queue_bytes = c.packet.injection_queue_bytes;
+  o.vc_scheme = c.packet.vc_scheme;
+  o.epoch_s = c.zoom_epoch_ns * 1e-9;
+  o.tolerance = c.zoom_tolerance;
+  const std::unique_ptr<hybrid::ZoomSelection> selection = plugins.zoom_selections.create(run.zoom->spec);
+  const Topology& topology = *run.setup.topology;
+  hybrid::HybridTransport transport(
+      net, *run.setup.routing,
+      [&](const MessageTable& m, const PathTable& p) { return selection->select({net, topology, m, p}); }, o);
+  drive(transport, run, progress);
+  DynamicRun::Zoom& z = *run.zoom;
+  z.stats = transport.stats();
+  z.router_stats = transport.router_stats();
+  z.regions = static_cast<std::uint32_t>(transport.regions().regions.size());
+  if (z.regions > 0) {
+    z.routers = transport.zoom().network().num_switches();
+    z.boundary_endpoints = transport.zoom().network().num_endpoints();
+    z.clock_ns = transport.fabric().clock_ns();
+    z.vc_scheme = transport.scheme().name();
+    run.packet_stats = transport.sim().stats();
+  }
+}
+
+void simulate(const Plugins& plugins, DynamicRun& run, Progress& progress) {
+  const DynamicConfig& c = run.config;
+  if (c.transport == "packet") {
+    simulate_packets(plugins, run, progress);
+    return;
+  }
+  if (c.transport == "hybrid") {
+    simulate_hybrid(plugins, run, progress);
+    return;
+  }
+  flow::FlowTransport transport(run.setup.topology->network(), *run.setup.routing, flow_options(plugins, run, progress));
   drive(transport, run, progress);
 }
 
@@ -182,9 +226,15 @@ DynamicRun run_dynamic(const Plugins& plugins, const DynamicConfig& config) {
     run.arrival_params = plugins.arrivals.validate(run.arrival_spec);
   }
   plugins.class_policies.validate(Spec::parse(config.policy, "--policy"));
-  if (config.transport != "flow" && config.transport != "packet")
-    throw InputError("--transport '" + config.transport + "': expected flow or packet");
-  if (config.transport == "packet") validate_packet_options(plugins, config.packet);
+  if (config.transport != "flow" && config.transport != "packet" && config.transport != "hybrid")
+    throw InputError("--transport '" + config.transport + "': expected flow, packet or hybrid");
+  if (config.transport != "flow") validate_packet_options(plugins, config.packet);
+  if (config.transport == "hybrid") {
+    if (config.zoom.empty()) throw InputError("--transport hybrid needs --zoom (which routers to simulate at packet level)");
+    run.zoom = std::make_unique<DynamicRun::Zoom>();
+    run.zoom->spec = Spec::parse(config.zoom, "--zoom");
+    run.zoom->params = plugins.zoom_selections.validate(run.zoom->spec);
+  }
   progress.phase("building topology");
   run.setup = build_network(plugins, config.network);
   run.build_seconds = clock.seconds();

@@ -10,6 +10,7 @@
 #include "cli/setup.hpp"
 #include "core/flow_workload.hpp"
 #include "engine/drivers/driver.hpp"
+#include "engine/hybrid/hybrid_transport.hpp"
 #include "engine/maxmin/class_policy.hpp"
 
 namespace interflow::cli {
@@ -45,6 +46,11 @@ struct DynamicConfig {
   // "Closed-loop workloads") with its options.
   std::string transport = "flow";
   PacketOptions packet;
+  // The hybrid transport (manual/hybrid.md): the zoom-selection spec, the epoch of its caps (0: the
+  // default) and their tolerance; the switch model and clock come from `packet`.
+  std::string zoom;
+  double zoom_epoch_ns = 0;
+  double zoom_tolerance = 0.02;
   // Trace generation (one application): write it as a GOAL schedule and/or a VEF trace, the VEF
   // dependencies taken from this run (workloads/traces.hpp).
   std::string write_goal, write_vef;
@@ -64,6 +70,17 @@ struct DynamicRun {
   // Packet transport only: the packet network and the simulator's statistics.
   std::unique_ptr<PacketSetup> packet;
   packet::RunStats packet_stats;
+  // Hybrid transport only: the zoom and what its packet level did (`packet` holds the switch model).
+  struct Zoom {
+    Spec spec;
+    ParamSet params;
+    std::uint32_t routers = 0, regions = 0, boundary_endpoints = 0;
+    double clock_ns = 0;
+    std::string vc_scheme;
+    hybrid::HybridStats stats;
+    std::vector<hybrid::ZoomRouterStats> router_stats;
+  };
+  std::unique_ptr<Zoom> zoom;
   double build_seconds = 0, workload_seconds = 0, total_seconds = 0;
   unsigned threads_used = 0;
   bool applications() const { return !apps.empty(); }

@@ -42,14 +42,21 @@ void validate_packet_options(const Plugins& plugins, const PacketOptions& o) {
   plugins.output_schedulers.validate(Spec::parse(o.scheduler, "--scheduler"));
 }
 
-std::unique_ptr<PacketSetup> build_packet_setup(const Plugins& plugins, const NetworkSetup& setup,
-                                                const NetworkOptions& network, const PacketOptions& o,
+std::unique_ptr<PacketSetup> build_switch_setup(const Plugins& plugins, const PacketOptions& o,
                                                 std::uint32_t service_levels) {
   auto s = std::make_unique<PacketSetup>();
   s->switch_spec = Spec::parse(o.switch_model, "--switch");
   s->switch_params = plugins.switches.validate(s->switch_spec);
   s->scheduler_spec = Spec::parse(o.scheduler, "--scheduler");
   s->scheduler_params = plugins.output_schedulers.validate(s->scheduler_spec);
+  s->router = make_router(plugins, *s, o, service_levels);
+  return s;
+}
+
+std::unique_ptr<PacketSetup> build_packet_setup(const Plugins& plugins, const NetworkSetup& setup,
+                                                const NetworkOptions& network, const PacketOptions& o,
+                                                std::uint32_t service_levels) {
+  std::unique_ptr<PacketSetup> s = build_switch_setup(plugins, o, service_levels);
   const Network& net = setup.topology->network();
   const std::uint64_t n = net.num_endpoints();
   if (n * n > o.max_pairs)
@@ -64,7 +71,6 @@ std::unique_ptr<PacketSetup> build_packet_setup(const Plugins& plugins, const Ne
     for (EndpointId b = 0; b < n; ++b) pairs.add(a, b);
   s->paths = setup.routing->route_all(net, pairs, RouteContext::of(network.seed, 8ULL << 30, nullptr));
   s->routes = std::make_unique<packet::ChannelRoutes>(*s->fabric, s->paths);
-  s->router = make_router(plugins, *s, o, service_levels);
   const BlockGrid grid = setup.topology->block_grid();
   s->scheme = packet::choose_scheme(o.vc_scheme, *s->fabric, net, *s->routes,
                                     grid.wraps ? grid.routers : std::vector<std::uint32_t>{},

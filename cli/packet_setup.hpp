@@ -45,6 +45,10 @@ struct PacketSetup {
 // Checks the switch and scheduler specs (call it before any long work).
 void validate_packet_options(const Plugins& plugins, const PacketOptions& o);
 
+// The switch model and its output scheduler alone (the hybrid transport builds its own network).
+std::unique_ptr<PacketSetup> build_switch_setup(const Plugins& plugins, const PacketOptions& o,
+                                                std::uint32_t service_levels);
+
 // Builds the packet network of `setup` for traffic on `service_levels` SLs.
 std::unique_ptr<PacketSetup> build_packet_setup(const Plugins& plugins, const NetworkSetup& setup,
                                                 const NetworkOptions& network, const PacketOptions& o,

@@ -69,8 +69,8 @@ void HybridTransport::open(const MessageTable& messages, TransportResult& result
   nic_ = packet::nic_config_for(messages, options_.mtu_bytes, fabric_->flit_bytes(), options_.injection_queue_bytes);
   msg_.assign(messages.size(), MessageState{});
   plan_segments();
-  scheme_ = packet::choose_scheme(options_.vc_scheme, *fabric_, zoom_->network(), routes_, {}, options_.router.vcs,
-                                  "the zoomed routers");
+  scheme_ = packet::choose_scheme(options_.vc_scheme, *fabric_, zoom_->network(), routes_, {},
+                                  options_.router.classes_per_lane(), "the zoomed routers");
   sim_ = std::make_unique<packet::PacketSim>(*fabric_, no_pairs_, routes_, scheme_, options_.router, nic_,
                                              options_.flow.seed);
   sim_->set_stall_limit(options_.stall_limit);
@@ -367,6 +367,26 @@ void HybridTransport::close() {
         r_->state[m] = FlowState::Blocked;
   }
   flow_.close();
+}
+
+std::vector<ZoomRouterStats> HybridTransport::router_stats() const {
+  std::vector<ZoomRouterStats> out;
+  if (!sim_) return out;
+  const packet::RunStats& st = sim_->stats();
+  const Network& z = zoom_->network();
+  for (VertexId zv = 0; zv < z.num_vertices(); ++zv) {
+    if (z.kind(zv) != VertexKind::Switch) continue;
+    const packet::ElementId e = fabric_->router_of_vertex(zv);
+    ZoomRouterStats r{zoom_->full_vertex(zv), map_.region_of[zoom_->full_vertex(zv)], 0, 0, 0, 0};
+    for (packet::ChannelId c : fabric_->inputs(e)) r.input_peak_flits = std::max(r.input_peak_flits, st.channel_peak[c]);
+    for (packet::ChannelId c : fabric_->outputs(e)) {
+      if (!st.output_peak.empty()) r.output_peak_flits = std::max(r.output_peak_flits, st.output_peak[c]);
+      r.credit_stalls += st.channel_credit_stalls[c];
+      r.flits_out += st.channel_flits[c];
+    }
+    out.push_back(r);
+  }
+  return out;
 }
 
 }  // namespace interflow::hybrid

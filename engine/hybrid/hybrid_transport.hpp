@@ -82,6 +82,16 @@ inline ZoomChooser fixed_zoom(std::vector<std::uint8_t> zoomed) {
   return [zoomed = std::move(zoomed)](const MessageTable&, const PathTable&) { return zoomed; };
 }
 
+// One zoomed router's packet-level record over the run.
+struct ZoomRouterStats {
+  VertexId vertex;              // in the full network
+  std::uint32_t region;
+  std::uint32_t input_peak_flits;   // most flits any of its input buffers held (all VCs)
+  std::uint32_t output_peak_flits;  // most flits any of its output buffers held (output-buffered switches)
+  std::uint64_t credit_stalls;      // allocations refused for lack of room downstream, over its outputs
+  std::uint64_t flits_out;          // flits it sent
+};
+
 class HybridTransport final : public Transport {
  public:
   HybridTransport(const Network& net, const Routing& routing, ZoomChooser choose, const HybridOptions& options);
@@ -105,6 +115,7 @@ class HybridTransport final : public Transport {
   const packet::VcScheme& scheme() const { return scheme_; }
   const packet::PacketSim& sim() const { return *sim_; }  // after open()
   const HybridStats& stats() const { return stats_; }
+  std::vector<ZoomRouterStats> router_stats() const;  // after close(), ascending vertex; empty without zoom
   // Per message (after close()): whether it touched a region; the bytes cut into packets for its first
   // segments, and per byte handed to any segment, whether it was injected there and arrived.
   bool coupled(MessageId m) const { return flow_.coupled(m); }

@@ -374,11 +374,49 @@ TEST_CASE("cli: dynamic and schedule run applications traces and jobs on the pac
 
   check_rejected("dynamic -t fattree:k=4,n=2 -p uniform --switch ib", {"--switch", "--transport packet"});
   check_rejected("dynamic -t fattree:k=4,n=2 -p uniform --transport packet --policy fp", {"--policy", "flow transport"});
-  check_rejected("dynamic -t fattree:k=4,n=2 -p uniform --transport wormhole", {"--transport", "flow or packet"});
+  check_rejected("dynamic -t fattree:k=4,n=2 -p uniform --transport wormhole", {"--transport", "flow, packet or hybrid"});
   check_rejected("dynamic -t fattree:k=4,n=2 -a nbody:tasks=4,class=2 --transport packet --mtu-bytes 64,128",
                  {"--mtu-bytes", "2 MTUs", "3 service classes"});
   check_rejected("schedule --jobs 3 --switch ib", {"--switch", "--network-aware --transport packet"});
   check_rejected("packet -t fattree:k=4,n=2 --credit-bytes 100", {"--credit-bytes 100", "whole number", "64-byte"});
+}
+
+TEST_CASE("cli: dynamic runs the hybrid transport with its zoom and writes zoom.csv") {
+  const fs::path dir = scratch() / "dynamic-hybrid";
+  const std::string hybrid = " --transport hybrid --zoom tree-level:level=1 --switch vct:vcs=2,buffer-flits=64 --mtu-bytes 1024";
+  const Outcome o = run_cli("dynamic -t fattree:k=4,n=2 -a nbody:tasks=6,bytes=8192" + hybrid + " --out " +
+                            dir.string() + " --json --no-progress");
+  INFO(o.err);
+  REQUIRE(o.status == 0);
+  const Json summary = parse_json(o.out);
+  CHECK(summary["transport"].get<std::string>() == "hybrid");
+  CHECK(summary["policy"].get<std::string>() == "np");
+  const Json& zoom = summary["zoom"];
+  CHECK(zoom["selection"].get<std::string>() == "tree-level:level=1");
+  CHECK(zoom["routers"].get<double>() == 4);  // the top row of a 4-ary 2-tree
+  CHECK(zoom["regions"].get<double>() == 4);
+  CHECK(zoom["coupled_messages"].get<double>() > 0);
+  CHECK(zoom["flit_hops"].get<double>() > 0);
+  CHECK(zoom["sl"][0]["packets"].get<double>() == zoom["packets"].get<double>());
+  CHECK(summary["blocked_tasks"].get<double>() == 0);
+  const std::string csv = read_text(dir / "zoom.csv");
+  CHECK(csv.rfind("vertex,region,input_peak_flits,output_peak_flits,credit_stalls,flits_out\n", 0) == 0);
+  CHECK(std::count(csv.begin(), csv.end(), '\n') == 5);
+  // Its config.toml runs it again to the same makespan.
+  const Outcome again = run_cli("run " + (dir / "config.toml").string() + " --json --no-progress");
+  INFO(again.err);
+  REQUIRE(again.status == 0);
+  CHECK(parse_json(again.out)["makespan_s"].get<double>() == summary["makespan_s"].get<double>());
+
+  const std::string base = "dynamic -t fattree:k=4,n=2 -p uniform";
+  check_rejected(base + " --zoom all", {"--zoom", "--transport hybrid"});
+  check_rejected(base + " --transport hybrid", {"--transport hybrid needs --zoom"});
+  check_rejected(base + " --transport hybrid --zoom all --zoom-tolerance 1.5", {"--zoom-tolerance"});
+  check_rejected(base + " --transport hybrid --zoom all --zoom-tolerance nan", {"--zoom-tolerance"});
+  check_rejected(base + " --transport hybrid --zoom all --zoom-epoch-ns -1", {"--zoom-epoch-ns"});
+  check_rejected(base + " --transport hybrid --zoom warmest", {"zoom-selection 'warmest'"});
+  check_rejected(base + " --transport hybrid --zoom group:group=0", {"zoom 'group'", "no groups"});
+  check_rejected(base + " --transport hybrid --zoom tree-level:level=7", {"no switch at level 7", "0..1"});
 }
 
 TEST_CASE("cli: --config reads a TOML experiment file") {
