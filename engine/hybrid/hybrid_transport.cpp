@@ -75,6 +75,7 @@ void HybridTransport::open(const MessageTable& messages, TransportResult& result
                                              options_.flow.seed);
   sim_->set_stall_limit(options_.stall_limit);
   sim_->on_injected = [this](std::uint64_t id, packet::Cycle) { injected(id); };
+  sim_->on_generated = [this](std::uint64_t id) { generated(id); };
   sim_->on_arrival_known = [this](std::uint64_t id, packet::Cycle c) { arrival_known(id, c); };
   const std::uint32_t vars = flow_.paths().num_vars();
   emitted_bits_.assign(vars, 0.0);
@@ -100,6 +101,7 @@ void HybridTransport::plan_segments() {
       const std::vector<Crossing> cross = coupled ? crossings(net_, map_, links) : std::vector<Crossing>{};
       if (coupled && cross.empty()) flow_part_s_[f] = std::max(flow_part_s_[f], latency_s(net_, links));
       std::uint32_t done = 0;  // route links accounted for
+      double transit = 0;      // cycles through its segments at zero load
       for (const Crossing& c : cross) {
         zoom_->segment(*fabric_, links, c, messages_->ends.src[f], messages_->ends.dst[f], channels);
         const EndpointId entry = fabric_->src(channels.front()) - fabric_->num_routers();
@@ -109,13 +111,24 @@ void HybridTransport::plan_segments() {
                            " leaves a region by the cable it came in by; the hybrid transport cannot carry it");
         segs_.push_back({routes_.add(channels), entry, exit, latency_s(net_, links.subspan(done, c.first - done))});
         done = c.last + 1;
+        transit += zero_load_cycles(channels, mtu_of(f));
       }
+      msg_[f].transit_s = std::max(msg_[f].transit_s, transit * clock_s_);
       if (!cross.empty()) tail_s_[v] = latency_s(net_, links.subspan(done));
       msg_[f].segments += static_cast<std::uint32_t>(cross.size());
       seg_offset_.push_back(static_cast<std::uint32_t>(segs_.size()));
     }
   }
   stats_.segments = segs_.size();
+}
+
+// A packet of `bytes` alone on these channels: the NIC's delay and its flits, each channel's latency,
+// and each router's pipeline and crossbar (engine/packet/packet_sim.hpp's model).
+double HybridTransport::zero_load_cycles(std::span<const packet::ChannelId> channels, std::uint32_t bytes) const {
+  const packet::RouterConfig& r = options_.router;
+  double cycles = r.nic_delay + packet::ceil_div(bytes, fabric_->flit_bytes());
+  for (packet::ChannelId c : channels) cycles += fabric_->latency(c);
+  return cycles + static_cast<double>(channels.size() - 1) * (r.pipeline() + r.xbar_delay);
 }
 
 // 20 boundary latencies (so that a cap reacts within a few round trips), at least 10 MTU times on
@@ -138,8 +151,10 @@ bool HybridTransport::start(MessageId m) {
   if (!moving || !sim_ || !flow_.coupled(m)) return moving;
   MessageState& s = msg_[m];
   const std::uint32_t segments = s.segments;
+  const double transit = s.transit_s;
   s = MessageState{};
   s.segments = segments;
+  s.transit_s = transit;
   s.bytes = static_cast<std::uint64_t>(std::ceil(messages_->bytes[m]));
   ++stats_.coupled_messages;
   active_pos_[m] = static_cast<std::uint32_t>(active_.size());
@@ -258,8 +273,14 @@ void HybridTransport::injected(std::uint64_t id) {
   msg_[flow_.paths().flow_of_var(p.var)].accepted += p.bytes;
 }
 
+void HybridTransport::generated(std::uint64_t id) {
+  const PacketRecord& p = pkts_[id];
+  msg_[flow_.paths().flow_of_var(p.var)].arrived_bytes += p.bytes;
+}
+
 void HybridTransport::arrival_known(std::uint64_t id, packet::Cycle c) {
   const PacketRecord p = pkts_[id];
+  msg_[flow_.paths().flow_of_var(p.var)].left += p.bytes;
   if (seg_offset_[p.var] + p.segment + 1 < seg_offset_[p.var + 1]) {  // on to its next segment
     chained_.push_back({id, c});
     sim_->pause();  // handed on once the cycle is over (PacketSim::send cannot be called from a hook)
@@ -332,10 +353,10 @@ void HybridTransport::close_epoch() {
   for (const MessageId m : active_) {
     MessageState& s = msg_[m];
     const double span = now() - std::max(epoch_start_, r_->start_s[m]);
-    const std::uint64_t backlog = s.handed - s.accepted;
+    const std::uint64_t backlog = s.arrived_bytes > s.left ? s.arrived_bytes - s.left : 0;
     const double offered = static_cast<double>(s.offered - s.offered_mark);
     const double growth = static_cast<double>(backlog) - static_cast<double>(s.backlog_mark);
-    const double threshold = 2.0 * mtu_of(m) * s.segments;
+    const double threshold = 2.0 * mtu_of(m) * s.segments + (span > 0 ? offered / span : 0.0) * s.transit_s;
     if (static_cast<double>(backlog) <= threshold) {
       if (flow_.capped(m)) {
         flow_.set_cap(m, kNever);

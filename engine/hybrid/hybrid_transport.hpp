@@ -25,11 +25,14 @@
 //
 // Back-pressure (lagged by one epoch). The flow level cannot stall bit by bit, so the boundary queue
 // absorbs what a region does not take at once. Every epoch of T seconds, for each coupled message
-// in transfer: if its boundary backlog (bytes handed to regions and not yet injected there) exceeds
-// two MTUs per segment, its cap becomes the rate the regions sustained for it during the epoch
-// ((bytes offered - backlog growth) / T) when that differs from its cap by more than the tolerance
-// (or, uncapped, when the backlog grew by more than the tolerance x the bytes offered); otherwise
-// the cap is lifted. The flow level re-shares the bandwidth with the caps at the epoch's end.
+// in transfer: if its backlog in the zoom (bytes that have reached a region's boundary queue and not
+// yet left its egress; bytes still on their way to a region do not count) exceeds what a zero-load
+// pipeline holds at its rate plus two MTUs per segment, its cap becomes the rate the regions
+// sustained for it during the epoch ((bytes offered - backlog growth) / T) when that differs from its
+// cap by more than the tolerance (or, uncapped, when the backlog grew by more than the tolerance x
+// the bytes offered); otherwise the cap is lifted. The backlog counts queues inside the regions as
+// well as at their boundary, so a region with unbounded buffers (which never pushes back to its
+// boundary) caps its flows as one with small buffers does. The flow level re-shares the bandwidth with the caps at the epoch's end.
 //
 // When it is exact. With no zoomed router every message is uncoupled and the run is the flow run
 // event for event. With zoomed routers, the packet level sees the flow level's arrival process
@@ -138,11 +141,14 @@ class HybridTransport final : public Transport {
   };
   struct MessageState {
     std::uint64_t bytes = 0;                      // its size, whole bytes
-    std::uint64_t handed = 0, accepted = 0;       // bytes handed to the zoom level, and injected there
+    std::uint64_t handed = 0, arrived_bytes = 0, accepted = 0;  // bytes handed to the zoom level, come to
+                                                                 // its boundary queues, and injected there
+    std::uint64_t left = 0;                        // bytes that have left a segment's egress
     std::uint64_t offered = 0, emitted_bytes = 0;  // bytes entering a first segment; all bytes cut so far
     std::uint64_t offered_mark = 0, backlog_mark = 0;  // at the epoch's start
     std::uint32_t packets = 0, arrived = 0;        // its packets on their last segment, and those arrived
     std::uint32_t segments = 0;                    // over its variables
+    double transit_s = 0;                          // the longest zero-load time through its segments
     double last_arrival = 0;                       // latest delivery of a packet so far (or flow-level part)
     bool flushed = false;
   };
@@ -155,6 +161,7 @@ class HybridTransport final : public Transport {
   std::vector<std::uint8_t> zoom_links(const PathTable& paths);  // the flow level's hook, once routed
   void plan_segments();
   double default_epoch() const;
+  double zero_load_cycles(std::span<const packet::ChannelId> channels, std::uint32_t bytes) const;
   void activate_var(std::uint32_t v);
   void rekey(std::uint32_t v);
   void feed(double target);
@@ -165,6 +172,7 @@ class HybridTransport final : public Transport {
   void simulate_to(packet::Cycle target);
   void apply_chained();
   void injected(std::uint64_t id);
+  void generated(std::uint64_t id);
   void arrival_known(std::uint64_t id, packet::Cycle c);
   void close_epoch();
   double seconds(packet::Cycle c) const { return static_cast<double>(c) * clock_s_; }

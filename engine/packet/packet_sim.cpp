@@ -767,6 +767,7 @@ void PacketSim::process_events() {
     pending_sends_.pop();
     const EndpointId src = messages_[index].m.src;
     app_queue_[src * nic_.service_levels + messages_[index].m.sl].push_back(index);
+    if (on_generated) on_generated(messages_[index].id);
     ++app_queued_;
     stats_.app_queue_peak = std::max(stats_.app_queue_peak, app_queued_);
     refill_nic(src);

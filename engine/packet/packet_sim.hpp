@@ -224,6 +224,9 @@ class PacketSim {
   // cycle c with a time of at least c + 1 (every channel has a latency of at least one cycle), so
   // after run_until(t) every such time up to t is known.
   std::function<void(std::uint64_t, Cycle)> on_injected, on_arrival_known;
+  // Called when a message handed in for a later cycle reaches its NIC's application queue (that cycle
+  // has come), with its id (the hybrid transport's boundary backlog counts from there).
+  std::function<void(std::uint64_t)> on_generated;
   // Makes the current run_until() return after the cycle it is in (a hook found what its caller waits for).
   void pause() { pause_ = true; }
   // Counts the flits injected per `bucket` cycles into stats().injected_flits (a transport's time series).
