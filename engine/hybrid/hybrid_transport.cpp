@@ -289,6 +289,7 @@ void HybridTransport::arrival_known(std::uint64_t id, packet::Cycle c) {
   const MessageId m = flow_.paths().flow_of_var(p.var);
   MessageState& s = msg_[m];
   ++s.arrived;
+  s.done += p.bytes;
   s.last_arrival = std::max(s.last_arrival, seconds(c) + tail_s_[p.var]);
   maybe_deliver(m);
 }
@@ -357,22 +358,25 @@ void HybridTransport::close_epoch() {
     const double offered = static_cast<double>(s.offered - s.offered_mark);
     const double growth = static_cast<double>(backlog) - static_cast<double>(s.backlog_mark);
     const double threshold = 2.0 * mtu_of(m) * s.segments + (span > 0 ? offered / span : 0.0) * s.transit_s;
-    if (static_cast<double>(backlog) <= threshold) {
-      if (flow_.capped(m)) {
+    const bool capped = flow_.capped(m);
+    const bool growing = growth > options_.tolerance * std::max<double>(offered, mtu_of(m));
+    s.grew = growing ? s.grew + 1 : 0;
+    if (static_cast<double>(backlog) <= threshold) {  // the regions keep pace with it
+      if (capped) {
         flow_.set_cap(m, kNever);
         ++stats_.caps_lifted;
       }
-    } else if (span > 0) {
-      const double sustained = std::max(0.0, offered - growth) * 8 / span * 1e-9;  // Gbit/s
-      const bool capped = flow_.capped(m);
-      const double tol = options_.tolerance;
-      if ((!capped && growth > tol * std::max<double>(offered, mtu_of(m))) ||
-          (capped && std::abs(sustained - flow_.cap(m)) > tol * flow_.cap(m))) {
-        flow_.set_cap(m, sustained);
+    } else if (span > 0 && growing && (capped || s.grew >= 2)) {
+      // What the regions delivered of it, a tolerance below so that its backlog drains.
+      const double delivered = static_cast<double>(s.done - s.done_mark) * 8 / span * 1e-9;  // Gbit/s
+      const double cap = delivered * (1 - options_.tolerance);
+      if (!capped || std::abs(cap - flow_.cap(m)) > options_.tolerance * flow_.cap(m)) {
+        flow_.set_cap(m, cap);
         ++stats_.cap_changes;
       }
     }
     s.offered_mark = s.offered;
+    s.done_mark = s.done;
     s.backlog_mark = backlog;
   }
   epoch_start_ = now();

@@ -23,16 +23,20 @@
 // plus that path's latency). Bytes are never lost or duplicated across the levels: each variable's
 // packets add up to the bits it carried, and the packet engine's conservation check holds.
 //
-// Back-pressure (lagged by one epoch). The flow level cannot stall bit by bit, so the boundary queue
+// Back-pressure (lagged by one or two epochs). The flow level cannot stall bit by bit, so the boundary queue
 // absorbs what a region does not take at once. Every epoch of T seconds, for each coupled message
-// in transfer: if its backlog in the zoom (bytes that have reached a region's boundary queue and not
-// yet left its egress; bytes still on their way to a region do not count) exceeds what a zero-load
-// pipeline holds at its rate plus two MTUs per segment, its cap becomes the rate the regions
-// sustained for it during the epoch ((bytes offered - backlog growth) / T) when that differs from its
-// cap by more than the tolerance (or, uncapped, when the backlog grew by more than the tolerance x
-// the bytes offered); otherwise the cap is lifted. The backlog counts queues inside the regions as
-// well as at their boundary, so a region with unbounded buffers (which never pushes back to its
-// boundary) caps its flows as one with small buffers does. The flow level re-shares the bandwidth with the caps at the epoch's end.
+// in transfer, its backlog in the zoom is the bytes that have reached a region's boundary queue and
+// not yet left its egress (bytes still on their way to a region do not count), above what a zero-load
+// pipeline holds at its rate plus two MTUs per segment:
+//   - no backlog: the regions keep pace with it, and a cap it had is lifted;
+//   - a backlog that grew (by more than the tolerance x the bytes offered) in two epochs in a row, or
+//     in one while capped: it is capped at the rate the regions delivered it (bytes out of its last
+//     segment / T) less the tolerance, so that the backlog drains;
+//   - otherwise its cap stands. A one-off excess (a rate change reaches a region one upstream latency
+//     late, so for that time old and new rates overlap) grows the backlog once and caps nothing.
+// The backlog counts queues inside the regions as well as at their boundary, so a region with
+// unbounded buffers (which never pushes back to its boundary) caps its flows as one with small buffers
+// does. The flow level re-shares the bandwidth with the caps at the epoch's end.
 //
 // When it is exact. With no zoomed router every message is uncoupled and the run is the flow run
 // event for event. With zoomed routers, the packet level sees the flow level's arrival process
@@ -144,6 +148,8 @@ class HybridTransport final : public Transport {
     std::uint64_t handed = 0, arrived_bytes = 0, accepted = 0;  // bytes handed to the zoom level, come to
                                                                  // its boundary queues, and injected there
     std::uint64_t left = 0;                        // bytes that have left a segment's egress
+    std::uint64_t done = 0, done_mark = 0;         // bytes out of their last segment (at the epoch's start)
+    std::uint32_t grew = 0;                        // epochs in a row its backlog grew
     std::uint64_t offered = 0, emitted_bytes = 0;  // bytes entering a first segment; all bytes cut so far
     std::uint64_t offered_mark = 0, backlog_mark = 0;  // at the epoch's start
     std::uint32_t packets = 0, arrived = 0;        // its packets on their last segment, and those arrived
