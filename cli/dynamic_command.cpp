@@ -43,15 +43,7 @@ void add_engine_options(OptionTable& t, DynamicConfig& c) {
          "switch models; manual/packet.md \"Closed-loop workloads\") or hybrid (flows, with the --zoom routers at "
          "packet level; manual/hybrid.md)");
   add_packet_transport_options(t, c.packet);
-  t.text("--zoom", c.zoom,
-         "--transport hybrid: the routers simulated at packet level, a zoom-selection spec: ids, tree-level, group, "
-         "hottest or all (see `interflow list zoom-selection`)");
-  t.real("--zoom-epoch-ns", c.zoom_epoch_ns,
-         "--transport hybrid: how often the flow level takes back the rates the zoomed routers sustain, ns (0: 20 "
-         "boundary latencies, at least 10 MTU times)",
-         0, 1e15);
-  t.real("--zoom-tolerance", c.zoom_tolerance,
-         "--transport hybrid: relative change below which a flow's cap is left as it is", 0, 0.999);
+  add_zoom_options(t, c.zoom, "--transport hybrid");
   t.whole("-j,--threads", c.threads, "worker threads for routing (0 = all cores)", 0, 4096);
   t.whole("--max-flows", c.max_flows, "refuse patterns that would generate more flows", 1);
   t.real("--max-path-memory-gib,--max-path-memory", c.max_path_memory_gib,
@@ -92,8 +84,7 @@ void refuse_conflicts(const OptionTable& t, const DynamicConfig& c) {
   const bool packets = c.transport == "packet", hybrid = c.transport == "hybrid";
   for (const std::string& o : packet_transport_option_names())
     t.refuse_unless(o, packets || hybrid, "with --transport packet or hybrid");
-  for (const char* o : {"--zoom", "--zoom-epoch-ns", "--zoom-tolerance"})
-    t.refuse_unless(o, hybrid, "with --transport hybrid");
+  for (const std::string& o : zoom_option_names()) t.refuse_unless(o, hybrid, "with --transport hybrid");
   for (const char* o : {"--policy", "--class-share", "--class-cap", "--class-priority", "--full-resolve",
                         "--max-path-memory-gib"})
     t.refuse_unless(o, !packets,
@@ -132,7 +123,7 @@ std::map<std::string, Json> resolved_options(const DynamicRun& run) {
   if (c.transport == "flow")
     for (const std::string& o : packet_transport_option_names()) r[o.substr(2)] = nullptr;
   if (c.transport != "hybrid")
-    for (const char* o : {"zoom", "zoom-epoch-ns", "zoom-tolerance"}) r[o] = nullptr;
+    for (const std::string& o : zoom_option_names()) r[o.substr(2)] = nullptr;
   return r;
 }
 

@@ -90,7 +90,7 @@ Json zoom_json(const DynamicRun& run) {
             {"regions", z.regions},
             {"boundary_endpoints", z.boundary_endpoints},
             {"epoch_s", s.epoch_s},
-            {"tolerance", run.config.zoom_tolerance},
+            {"tolerance", run.config.zoom.tolerance},
             {"coupled_messages", s.coupled_messages},
             {"segments", s.segments},
             {"packets", s.packets},

@@ -164,21 +164,10 @@ void simulate_hybrid(const Plugins& plugins, DynamicRun& run, Progress& progress
   const DynamicConfig& c = run.config;
   const Network& net = run.setup.topology->network();
   run.packet = build_switch_setup(plugins, c.packet, service_classes(run));
-  hybrid::HybridOptions o;
-  o.flow = flow_options(plugins, run, progress);
-  o.router = run.packet->router;
-  o.clock = c.packet.clock;
-  o.local = c.network.links;
-  o.mtu_bytes = c.packet.mtu_bytes;
-  o.injection_queue_bytes = c.packet.injection_queue_bytes;
-  o.vc_scheme = c.packet.vc_scheme;
-  o.epoch_s = c.zoom_epoch_ns * 1e-9;
-  o.tolerance = c.zoom_tolerance;
+  const hybrid::HybridOptions o = hybrid_options(flow_options(plugins, run, progress), *run.packet, c.packet,
+                                                 c.network, c.zoom);
   const std::unique_ptr<hybrid::ZoomSelection> selection = plugins.zoom_selections.create(run.zoom->spec);
-  const Topology& topology = *run.setup.topology;
-  hybrid::HybridTransport transport(
-      net, *run.setup.routing,
-      [&](const MessageTable& m, const PathTable& p) { return selection->select({net, topology, m, p}); }, o);
+  hybrid::HybridTransport transport(net, *run.setup.routing, zoom_chooser(*selection, *run.setup.topology), o);
   drive(transport, run, progress);
   DynamicRun::Zoom& z = *run.zoom;
   z.stats = transport.stats();
@@ -230,9 +219,9 @@ DynamicRun run_dynamic(const Plugins& plugins, const DynamicConfig& config) {
     throw InputError("--transport '" + config.transport + "': expected flow, packet or hybrid");
   if (config.transport != "flow") validate_packet_options(plugins, config.packet);
   if (config.transport == "hybrid") {
-    if (config.zoom.empty()) throw InputError("--transport hybrid needs --zoom (which routers to simulate at packet level)");
+    if (config.zoom.spec.empty()) throw InputError("--transport hybrid needs --zoom (which routers to simulate at packet level)");
     run.zoom = std::make_unique<DynamicRun::Zoom>();
-    run.zoom->spec = Spec::parse(config.zoom, "--zoom");
+    run.zoom->spec = Spec::parse(config.zoom.spec, "--zoom");
     run.zoom->params = plugins.zoom_selections.validate(run.zoom->spec);
   }
   progress.phase("building topology");

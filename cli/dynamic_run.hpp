@@ -46,11 +46,8 @@ struct DynamicConfig {
   // "Closed-loop workloads") with its options.
   std::string transport = "flow";
   PacketOptions packet;
-  // The hybrid transport (manual/hybrid.md): the zoom-selection spec, the epoch of its caps (0: the
-  // default) and their tolerance; the switch model and clock come from `packet`.
-  std::string zoom;
-  double zoom_epoch_ns = 0;
-  double zoom_tolerance = 0.02;
+  // The hybrid transport (manual/hybrid.md); the switch model and clock come from `packet`.
+  ZoomOptions zoom;
   // Trace generation (one application): write it as a GOAL schedule and/or a VEF trace, the VEF
   // dependencies taken from this run (workloads/traces.hpp).
   std::string write_goal, write_vef;

@@ -104,8 +104,8 @@ void add_packet_options(OptionTable& t, PacketOptions& o) {
 void add_packet_transport_options(OptionTable& t, PacketOptions& o) {
   add_packet_options(t, o);
   t.wholes("--mtu-bytes", o.mtu_bytes,
-           "--transport packet: the largest packet of each service class in bytes (one value: every class; 0 or none: "
-           "one flit)",
+           "--transport packet or hybrid: the largest packet of each service class in bytes (one value: every class; 0 "
+           "or none: one flit)",
            0, 1u << 30);
 }
 
@@ -114,6 +114,46 @@ const std::vector<std::string>& packet_transport_option_names() {
                                               "--switch",     "--scheduler",    "--nic-delay",
                                               "--vc-scheme",  "--injection-queue-bytes", "--mtu-bytes"};
   return names;
+}
+
+void add_zoom_options(OptionTable& t, ZoomOptions& z, const std::string& when) {
+  t.text("--zoom", z.spec,
+         when + ": the routers simulated at packet level, a zoom-selection spec: ids, tree-level, group, hottest or "
+                "all (see `interflow list zoom-selection`)");
+  t.real("--zoom-epoch-ns", z.epoch_ns,
+         when + ": how often the flow level takes back the rates the zoomed routers sustain, ns (0: 20 boundary "
+                "latencies, at least 10 MTU times)",
+         0, 1e15);
+  t.real("--zoom-tolerance", z.tolerance,
+         when + ": relative backlog growth that counts, margin of a cap below the delivered rate, and change below "
+                "which a cap stands",
+         0, 0.999);
+}
+
+const std::vector<std::string>& zoom_option_names() {
+  static const std::vector<std::string> names{"--zoom", "--zoom-epoch-ns", "--zoom-tolerance"};
+  return names;
+}
+
+hybrid::HybridOptions hybrid_options(const flow::FlowTransportOptions& flow, const PacketSetup& sw,
+                                     const PacketOptions& o, const NetworkOptions& network, const ZoomOptions& z) {
+  hybrid::HybridOptions h;
+  h.flow = flow;
+  h.router = sw.router;
+  h.clock = o.clock;
+  h.local = network.links;
+  h.mtu_bytes = o.mtu_bytes;
+  h.injection_queue_bytes = o.injection_queue_bytes;
+  h.vc_scheme = o.vc_scheme;
+  h.epoch_s = z.epoch_ns * 1e-9;
+  h.tolerance = z.tolerance;
+  return h;
+}
+
+hybrid::ZoomChooser zoom_chooser(const hybrid::ZoomSelection& selection, const Topology& topology) {
+  return [&selection, &topology](const MessageTable& m, const PathTable& p) {
+    return selection.select({topology.network(), topology, m, p});
+  };
 }
 
 packet::PacketTransportOptions packet_transport_options(const PacketOptions& o, std::uint64_t seed) {

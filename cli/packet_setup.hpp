@@ -10,6 +10,8 @@
 #include "cli/options.hpp"
 #include "cli/plugins.hpp"
 #include "cli/setup.hpp"
+#include "engine/flow/flow_transport.hpp"
+#include "engine/hybrid/hybrid_transport.hpp"
 #include "engine/packet/packet_transport.hpp"
 
 namespace interflow::cli {
@@ -25,6 +27,14 @@ struct PacketOptions {
   std::uint64_t max_pairs = 20'000'000;  // refuse networks with more endpoint pairs (every pair is routed)
   // The packet transport (dynamic, schedule): the largest packet of each service class (one for all).
   std::vector<std::uint32_t> mtu_bytes;
+};
+
+// The hybrid transport's own options (manual/hybrid.md): the zoom-selection spec, the epoch of its
+// caps in ns (0: the default) and their tolerance.
+struct ZoomOptions {
+  std::string spec;
+  double epoch_ns = 0;
+  double tolerance = 0.02;
 };
 
 struct PacketSetup {
@@ -61,6 +71,19 @@ void add_packet_options(OptionTable& t, PacketOptions& o);
 // their names (for refusing them without it).
 void add_packet_transport_options(OptionTable& t, PacketOptions& o);
 const std::vector<std::string>& packet_transport_option_names();
+
+// --zoom, --zoom-epoch-ns, --zoom-tolerance (`when` says where they apply, e.g. "--transport hybrid"),
+// and their names (for refusing them elsewhere).
+void add_zoom_options(OptionTable& t, ZoomOptions& z, const std::string& when);
+const std::vector<std::string>& zoom_option_names();
+
+// The hybrid transport's options: the flow level's, the switch model of `sw`, the packet options, the
+// zoomed routers' local ports at the network's endpoint rate, and the zoom's epoch and tolerance.
+hybrid::HybridOptions hybrid_options(const flow::FlowTransportOptions& flow, const PacketSetup& sw,
+                                     const PacketOptions& o, const NetworkOptions& network, const ZoomOptions& z);
+
+// The zoomed routers for a run's routed messages, by the selection (kept by reference).
+hybrid::ZoomChooser zoom_chooser(const hybrid::ZoomSelection& selection, const Topology& topology);
 
 // The packet transport's options from the user's.
 packet::PacketTransportOptions packet_transport_options(const PacketOptions& o, std::uint64_t seed);

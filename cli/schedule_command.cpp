@@ -70,10 +70,12 @@ void add_network_aware_options(OptionTable& t, ScheduleConfig& c) {
          "network-aware: which SWF field picks a job's --job-app: executable (14), queue (15) or position")
       ->check(CLI::IsMember({"executable", "queue", "position"}));
   t.text("--transport", c.transport,
-         "network-aware: how the network carries the jobs' messages: flow (max-min fair flows) or packet (the packet "
-         "engine; manual/packet.md \"Closed-loop workloads\")")
-      ->check(CLI::IsMember({"flow", "packet"}));
+         "network-aware: how the network carries the jobs' messages: flow (max-min fair flows), packet (the packet "
+         "engine; manual/packet.md \"Closed-loop workloads\") or hybrid (flows, with the --zoom routers at packet "
+         "level; manual/hybrid.md)")
+      ->check(CLI::IsMember({"flow", "packet", "hybrid"}));
   add_packet_transport_options(t, c.packet);
+  add_zoom_options(t, c.zoom, "network-aware --transport hybrid");
 }
 
 // One job source; each option only where it applies.
@@ -98,7 +100,9 @@ void refuse_conflicts(const OptionTable& t, const ScheduleConfig& c) {
                         "--switch-latency-ns", "--job-app", "--job-app-by", "--mapping", "--transport"})
     t.refuse_unless(o, c.network_aware, "with --network-aware");
   for (const std::string& o : packet_transport_option_names())
-    t.refuse_unless(o, c.network_aware && c.transport == "packet", "with --network-aware --transport packet");
+    t.refuse_unless(o, c.network_aware && c.transport != "flow", "with --network-aware --transport packet or hybrid");
+  for (const std::string& o : zoom_option_names())
+    t.refuse_unless(o, c.network_aware && c.transport == "hybrid", "with --network-aware --transport hybrid");
   t.refuse_together("--json", "--quiet", "--json prints the summary, --quiet prints nothing");
 }
 
@@ -115,9 +119,11 @@ std::map<std::string, Json> resolved_options(const ScheduleRun& run) {
       r[o] = nullptr;
   if (c.estimate != "scaled") r["estimate-scale"] = nullptr;
   if (c.inrflow_workload.empty()) r["inrflow-time-unit"] = nullptr;
-  if (!c.network_aware || c.transport != "packet") {
+  if (!c.network_aware || c.transport == "flow") {
     for (const std::string& o : packet_transport_option_names()) r[o.substr(2)] = nullptr;
   }
+  if (!c.network_aware || c.transport != "hybrid")
+    for (const std::string& o : zoom_option_names()) r[o.substr(2)] = nullptr;
   if (!c.network_aware) {
     for (const char* o : {"topology", "routing", "endpoint-gbps", "switch-gbps", "endpoint-latency-ns",
                           "switch-latency-ns", "job-app-by", "mapping", "time-scale", "transport"})
@@ -161,6 +167,11 @@ Command add_schedule_command(CLI::App& app, const Plugins& plugins) {
     add_plugin(header, "policy", run.selection_spec, run.selection_params);
     add_plugin(header, "allocation", run.allocation_spec, run.allocation_params);
     if (run.setup) add_plugin(header, "mapping", run.mapping_spec, run.mapping_params);
+    if (run.packet) {
+      add_plugin(header, "switch", run.packet->switch_spec, run.packet->switch_params);
+      add_plugin(header, "scheduler", run.packet->scheduler_spec, run.packet->scheduler_params);
+    }
+    if (run.zoom) add_plugin(header, "zoom", run.zoom_spec, run.zoom_params);
     const Json summary = schedule_summary(run, header);
     if (!t->out_dir().empty()) {
       const ResultsDir dir(t->out_dir());

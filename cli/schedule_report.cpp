@@ -41,7 +41,8 @@ Json schedule_summary(const ScheduleRun& run, const RunHeader& header) {
     j["mean_network_slowdown"] = run.mean_network_slowdown;
     j["simulations"] = run.simulations;
     j["transport"] = run.config.transport;
-    if (run.packet) j["packet"] = packet_network_json(*run.packet);
+    if (run.packet && !run.zoom) j["packet"] = packet_network_json(*run.packet);
+    if (run.zoom) j["zoom"] = {{"selection", run.zoom_spec.text}, {"tolerance", run.config.zoom.tolerance}};
   }
   foot_json(j, timings(run));
   return j;

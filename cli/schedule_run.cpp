@@ -28,8 +28,9 @@ scheduler::JobStream read_jobs(const Plugins& plugins, const ScheduleConfig& c) 
   return scheduler::inrflow_jobs(c.inrflow_workload, plugins.apps, c.inrflow_time_unit);
 }
 
-// A fresh transport for every simulation of the jobs' applications: flows, or packets on one packet
-// network routed once (its switch's default SL2VL table covers service class 0).
+// A fresh transport for every simulation of the jobs' applications: flows, packets on one packet
+// network routed once (its switch's default SL2VL table covers service class 0), or flows with the
+// zoomed routers at packet level (each simulation chooses them for its own messages).
 TransportFactory transports(const Plugins& plugins, ScheduleRun& run) {
   const ScheduleConfig& c = run.config;
   const Network& net = run.setup->topology->network();
@@ -42,6 +43,15 @@ TransportFactory transports(const Plugins& plugins, ScheduleRun& run) {
   }
   flow::FlowTransportOptions options;
   options.seed = c.network.seed;
+  if (c.transport == "hybrid") {
+    run.packet = build_switch_setup(plugins, c.packet, 1);
+    run.zoom = plugins.zoom_selections.create(run.zoom_spec);
+    const hybrid::HybridOptions hybrid = hybrid_options(options, *run.packet, c.packet, c.network, c.zoom);
+    return [net = &net, routing = run.setup->routing.get(), hybrid,
+            choose = zoom_chooser(*run.zoom, *run.setup->topology)] {
+      return std::make_unique<hybrid::HybridTransport>(*net, *routing, choose, hybrid);
+    };
+  }
   return [net = &net, routing = run.setup->routing.get(), options] {
     return std::make_unique<flow::FlowTransport>(*net, *routing, options);
   };
@@ -81,6 +91,12 @@ ScheduleRun run_schedule(const Plugins& plugins, const ScheduleConfig& config) {
   run.allocation_params = plugins.allocations.validate(run.allocation_spec);
   run.mapping_spec = Spec::parse(c.mapping, "--mapping");
   run.mapping_params = plugins.mappings.validate(run.mapping_spec);
+  if (c.transport == "hybrid") {
+    if (c.zoom.spec.empty()) throw InputError("--transport hybrid needs --zoom (which routers to simulate at packet level)");
+    run.zoom_spec = Spec::parse(c.zoom.spec, "--zoom");
+    run.zoom_params = plugins.zoom_selections.validate(run.zoom_spec);
+  }
+  if (c.transport != "flow") validate_packet_options(plugins, c.packet);
   const auto selection = plugins.selections.create(run.selection_spec);
   // Network-agnostic: the allocation is built now, so that a policy that needs the network says so
   // before any work; network-aware: once the network is built.

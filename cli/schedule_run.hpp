@@ -36,9 +36,11 @@ struct ScheduleConfig {
   std::string inrflow_workload;  // network-aware: jobs from INRFlow's workload file
   double inrflow_time_unit = 1e-9;
   std::string mapping = "consecutive", job_app_by = "executable";
-  // The transport of the jobs' messages: flow or packet (with the packet engine's options).
+  // The transport of the jobs' messages: flow, packet (with the packet engine's options) or hybrid
+  // (with those and the zoom's).
   std::string transport = "flow";
   PacketOptions packet;
+  ZoomOptions zoom;
 };
 
 struct ScheduleRun {
@@ -46,7 +48,10 @@ struct ScheduleRun {
   scheduler::JobStream stream;
   std::uint32_t nodes = 0;  // machine size used
   std::unique_ptr<NetworkSetup> setup;  // network-aware only
-  std::unique_ptr<PacketSetup> packet;  // network-aware with --transport packet
+  std::unique_ptr<PacketSetup> packet;  // network-aware with --transport packet (hybrid: the switch model)
+  std::unique_ptr<hybrid::ZoomSelection> zoom;  // network-aware with --transport hybrid
+  Spec zoom_spec;
+  ParamSet zoom_params;
   scheduler::ScheduleResult result;
   Spec selection_spec, allocation_spec, mapping_spec;
   ParamSet selection_params, allocation_params, mapping_params;

@@ -377,7 +377,7 @@ TEST_CASE("cli: dynamic and schedule run applications traces and jobs on the pac
   check_rejected("dynamic -t fattree:k=4,n=2 -p uniform --transport wormhole", {"--transport", "flow, packet or hybrid"});
   check_rejected("dynamic -t fattree:k=4,n=2 -a nbody:tasks=4,class=2 --transport packet --mtu-bytes 64,128",
                  {"--mtu-bytes", "2 MTUs", "3 service classes"});
-  check_rejected("schedule --jobs 3 --switch ib", {"--switch", "--network-aware --transport packet"});
+  check_rejected("schedule --jobs 3 --switch ib", {"--switch", "--network-aware --transport packet or hybrid"});
   check_rejected("packet -t fattree:k=4,n=2 --credit-bytes 100", {"--credit-bytes 100", "whole number", "64-byte"});
 }
 
@@ -407,6 +407,21 @@ TEST_CASE("cli: dynamic runs the hybrid transport with its zoom and writes zoom.
   INFO(again.err);
   REQUIRE(again.status == 0);
   CHECK(parse_json(again.out)["makespan_s"].get<double>() == summary["makespan_s"].get<double>());
+
+  // The scheduler's network-aware mode runs every simulation of its jobs on the hybrid transport.
+  const Outcome s = run_cli("schedule --jobs 6 --mean-gap 1e-6 --job-sizes 4,8 --network-aware -t fattree:k=4,n=2 "
+                            "--job-app stencil2d:iters=2,bytes=1e4 --bsld-tau 1e-5 --json" + hybrid);
+  INFO(s.err);
+  REQUIRE(s.status == 0);
+  const Json ss = parse_json(s.out);
+  CHECK(ss["transport"].get<std::string>() == "hybrid");
+  CHECK(ss["zoom"]["selection"].get<std::string>() == "tree-level:level=1");
+  CHECK(ss["jobs"]["scheduled"].get<double>() == 6);
+  CHECK(ss["mean_network_slowdown"].get<double>() >= 0.99);
+  check_rejected("schedule --jobs 3 --network-aware --job-app stencil2d:iters=2 --zoom all",
+                 {"--zoom", "--network-aware --transport hybrid"});
+  check_rejected("schedule --jobs 3 --network-aware --job-app stencil2d:iters=2 --transport hybrid",
+                 {"--transport hybrid needs --zoom"});
 
   const std::string base = "dynamic -t fattree:k=4,n=2 -p uniform";
   check_rejected(base + " --zoom all", {"--zoom", "--transport hybrid"});
