@@ -118,8 +118,8 @@ const std::vector<std::string>& packet_transport_option_names() {
 
 void add_zoom_options(OptionTable& t, ZoomOptions& z, const std::string& when) {
   t.text("--zoom", z.spec,
-         when + ": the routers simulated at packet level, a zoom-selection spec: ids, tree-level, group, hottest or "
-                "all (see `interflow list zoom-selection`)");
+         when + ": the routers simulated at packet level, a zoom-selection spec: ids, tree-level, group, hottest, "
+                "class-paths or all (see `interflow list zoom-selection`)");
   t.real("--zoom-epoch-ns", z.epoch_ns,
          when + ": how often the flow level takes back the rates the zoomed routers sustain, ns (0: 20 boundary "
                 "latencies, at least 10 MTU times)",

@@ -109,3 +109,20 @@ TEST_CASE("zoom selection: ids picks the switches named and refuses endpoints an
   CHECK_THROWS_AS(c.select("ids:ids=99999"), InputError);
   CHECK(c.chosen("all").size() == net.num_switches());
 }
+
+TEST_CASE("zoom selection: class-paths picks the switches on one class's routes") {
+  Case c("fattree:k=4,n=2", "dmodk");
+  const Network& net = c.topology->network();
+  // Class 1 for the message from endpoint 5 only (message 4; endpoints 0 to 3 share a leaf): its
+  // route is endpoint 5's leaf, one spine, endpoint 0's leaf.
+  c.messages.service_class.assign(c.messages.size(), 0);
+  c.messages.service_class[4] = 1;
+  const std::vector<VertexId> one = c.chosen("class-paths:class=1");
+  REQUIRE(one.size() == 3);
+  for (VertexId v : one) CHECK(net.kind(v) == VertexKind::Switch);
+  CHECK(std::find(one.begin(), one.end(), net.target(net.out_begin(net.endpoint_vertex(5)))) != one.end());
+  CHECK(std::find(one.begin(), one.end(), net.target(net.out_begin(net.endpoint_vertex(0)))) != one.end());
+  CHECK(c.chosen("class-paths:class=2").empty());
+  // Class 0: every other endpoint sends to endpoint 0, through every leaf and the spines dmodk picks.
+  CHECK(c.chosen("class-paths:class=0").size() > one.size());
+}
