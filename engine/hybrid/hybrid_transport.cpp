@@ -92,11 +92,13 @@ void HybridTransport::plan_segments() {
   seg_offset_.assign(1, 0);
   segs_.clear();
   tail_s_.assign(paths.num_vars(), 0.0);
+  var_message_.resize(paths.num_vars());
   flow_part_s_.assign(paths.num_flows(), -1.0);
   std::vector<packet::ChannelId> channels;
   for (FlowId f = 0; f < paths.num_flows(); ++f) {
     const bool coupled = flow_.coupled(f);
     for (std::uint32_t v = paths.first_var(f); v < paths.end_var(f); ++v) {
+      var_message_[v] = f;
       const std::span<const LinkId> links = paths.links(v);
       const std::vector<Crossing> cross = coupled ? crossings(net_, map_, links) : std::vector<Crossing>{};
       if (coupled && cross.empty()) flow_part_s_[f] = std::max(flow_part_s_[f], latency_s(net_, links));
@@ -175,7 +177,7 @@ void HybridTransport::rekey(std::uint32_t v) {
     emit_.erase(v);
     return;
   }
-  const double next = emitted_bits_[v] + 8.0 * mtu_of(flow_.paths().flow_of_var(v));
+  const double next = emitted_bits_[v] + 8.0 * mtu_of(message_of(v));
   emit_.set(v, now() + std::max(0.0, (next - flow_.var_bits_at(v, now())) / (rate * 1e9)));
 }
 
@@ -184,7 +186,7 @@ void HybridTransport::feed(double target) {
   while (!emit_.empty() && emit_.top_key() <= target) {
     const std::uint32_t v = emit_.top();
     const double t = emit_.top_key();
-    const std::uint32_t mtu = mtu_of(flow_.paths().flow_of_var(v));
+    const std::uint32_t mtu = mtu_of(message_of(v));
     emit(v, mtu, t);
     emit_.set(v, t + 8.0 * mtu / (flow_.var_rate(v) * 1e9));
   }
@@ -192,7 +194,7 @@ void HybridTransport::feed(double target) {
 
 // A packet of variable v whose last bit left its source at `left_source`: into its first segment.
 void HybridTransport::emit(std::uint32_t v, std::uint64_t bytes, double left_source) {
-  const MessageId m = flow_.paths().flow_of_var(v);
+  const MessageId m = message_of(v);
   MessageState& s = msg_[m];
   emitted_bits_[v] += 8.0 * static_cast<double>(bytes);
   s.offered += bytes;
@@ -205,7 +207,7 @@ void HybridTransport::emit(std::uint32_t v, std::uint64_t bytes, double left_sou
 
 void HybridTransport::hand(std::uint32_t v, std::uint32_t segment, std::uint32_t bytes, double at) {
   const Segment& g = segs_[seg_offset_[v] + segment];
-  const MessageId m = flow_.paths().flow_of_var(v);
+  const MessageId m = message_of(v);
   pkts_.push_back({v, segment, bytes});
   sim_->send({g.entry, g.exit, bytes, messages_->class_of(m), g.route}, packet::cycle_at(at, clock_s_));
   msg_[m].handed += bytes;
@@ -270,23 +272,23 @@ void HybridTransport::maybe_deliver(MessageId m) {
 
 void HybridTransport::injected(std::uint64_t id) {
   const PacketRecord& p = pkts_[id];
-  msg_[flow_.paths().flow_of_var(p.var)].accepted += p.bytes;
+  msg_[message_of(p.var)].accepted += p.bytes;
 }
 
 void HybridTransport::generated(std::uint64_t id) {
   const PacketRecord& p = pkts_[id];
-  msg_[flow_.paths().flow_of_var(p.var)].arrived_bytes += p.bytes;
+  msg_[message_of(p.var)].arrived_bytes += p.bytes;
 }
 
 void HybridTransport::arrival_known(std::uint64_t id, packet::Cycle c) {
   const PacketRecord p = pkts_[id];
-  msg_[flow_.paths().flow_of_var(p.var)].left += p.bytes;
+  msg_[message_of(p.var)].left += p.bytes;
   if (seg_offset_[p.var] + p.segment + 1 < seg_offset_[p.var + 1]) {  // on to its next segment
     chained_.push_back({id, c});
     sim_->pause();  // handed on once the cycle is over (PacketSim::send cannot be called from a hook)
     return;
   }
-  const MessageId m = flow_.paths().flow_of_var(p.var);
+  const MessageId m = message_of(p.var);
   MessageState& s = msg_[m];
   ++s.arrived;
   s.done += p.bytes;

@@ -182,6 +182,7 @@ class HybridTransport final : public Transport {
   void arrival_known(std::uint64_t id, packet::Cycle c);
   void close_epoch();
   double seconds(packet::Cycle c) const { return static_cast<double>(c) * clock_s_; }
+  MessageId message_of(std::uint32_t var) const { return var_message_[var]; }
   std::uint32_t mtu_of(MessageId m) const { return nic_.mtu_bytes[messages_->class_of(m)]; }
 
   const Network& net_;
@@ -199,6 +200,7 @@ class HybridTransport final : public Transport {
   std::vector<std::uint32_t> seg_offset_;
   std::vector<Segment> segs_;
   std::vector<double> tail_s_;
+  std::vector<MessageId> var_message_;  // per path variable, its message
   std::vector<double> flow_part_s_;  // per message: latency of its longest path that touches no region (-1: none)
   packet::ChannelRoutes routes_;
   PathTable no_pairs_;  // empty: every zoom message names its route
