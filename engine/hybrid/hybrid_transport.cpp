@@ -251,6 +251,7 @@ void HybridTransport::flush(MessageId m) {
   }
   if (flow_part_s_[m] >= 0) s.last_arrival = std::max(s.last_arrival, now() + flow_part_s_[m]);
   s.flushed = true;
+  if (flow_.capped(m)) --capped_;
   const std::uint32_t pos = active_pos_[m];
   active_[pos] = active_.back();
   active_pos_[active_[pos]] = pos;
@@ -320,11 +321,12 @@ double HybridTransport::next_event(double bound) {
     const double flow_next = flow_.next_event(bound);
     const double known = std::min(flow_next, deliveries_.empty() ? kNever : deliveries_.top().time);
     if (!sim_) return known;
-    const double target = std::min({known, bound, epoch_end_});
+    const double epoch = epoch_event();
+    const double target = std::min({known, bound, epoch});
     if (target != kNever) feed(target);
     const packet::Cycle goal = target == kNever ? kForever : packet::cycle_at(target, clock_s_);
     if ((sim_->messages_in_system() == 0 && chained_.empty()) || (goal != kForever && sim_->now() >= goal))
-      return std::min(known, epoch_end_);
+      return std::min(known, epoch_event());
     simulate_to(goal);
   }
 }
@@ -339,6 +341,15 @@ MessageId HybridTransport::pop_delivery() {
   const MessageId m = deliveries_.top().message;
   deliveries_.pop();
   return m;
+}
+
+// The next epoch's end, when an epoch can change anything: while packets are in the zoom (backlogs
+// may grow or drain) or a message in transfer is capped (its cap may be lifted). Otherwise none, so
+// that a run whose only coupled messages wait at a rate of 0 forever ends as the flow run would
+// instead of stepping through empty epochs; an epoch that ended meanwhile closes now.
+double HybridTransport::epoch_event() const {
+  if (epoch_end_ == kNever || (sim_->messages_in_system() == 0 && chained_.empty() && capped_ == 0)) return kNever;
+  return std::max(epoch_end_, now());
 }
 
 void HybridTransport::end_batch() {
@@ -381,6 +392,8 @@ void HybridTransport::close_epoch() {
     s.done_mark = s.done;
     s.backlog_mark = backlog;
   }
+  capped_ = 0;
+  for (const MessageId m : active_) capped_ += flow_.capped(m) ? 1 : 0;
   epoch_start_ = now();
   epoch_end_ = active_.empty() ? kNever : now() + epoch_s_;
 }

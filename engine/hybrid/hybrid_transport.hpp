@@ -181,6 +181,7 @@ class HybridTransport final : public Transport {
   void generated(std::uint64_t id);
   void arrival_known(std::uint64_t id, packet::Cycle c);
   void close_epoch();
+  double epoch_event() const;
   double seconds(packet::Cycle c) const { return static_cast<double>(c) * clock_s_; }
   MessageId message_of(std::uint32_t var) const { return var_message_[var]; }
   std::uint32_t mtu_of(MessageId m) const { return nic_.mtu_bytes[messages_->class_of(m)]; }
@@ -217,6 +218,7 @@ class HybridTransport final : public Transport {
   std::vector<std::pair<std::uint64_t, packet::Cycle>> chained_;  // packets to hand on (id, arrival cycle)
   std::priority_queue<Timed, std::vector<Timed>, std::greater<>> deliveries_;
   double epoch_start_ = 0, epoch_end_ = Transport::kNever;
+  std::uint32_t capped_ = 0;  // messages in transfer with a cap (as of the last epoch, less those ended)
   bool found_ = false;
   HybridStats stats_;
 };
