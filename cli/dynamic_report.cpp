@@ -92,6 +92,7 @@ Json zoom_json(const DynamicRun& run) {
             {"epoch_s", s.epoch_s},
             {"tolerance", run.config.zoom.tolerance},
             {"coupled_messages", s.coupled_messages},
+            {"whole_messages", s.whole_messages},
             {"segments", s.segments},
             {"packets", s.packets},
             {"packet_bytes", s.packet_bytes},
@@ -199,7 +200,8 @@ void print_dynamic_summary(const DynamicRun& run, const RunHeader& header, std::
   if (run.zoom) {
     const DynamicRun::Zoom& z = *run.zoom;
     row("zoom") << z.spec.text << ": " << z.routers << " routers in " << z.regions << " region(s), "
-                << z.stats.coupled_messages << " messages crossed them as " << z.stats.packets << " packets ("
+                << z.stats.coupled_messages << " messages crossed them as " << z.stats.packets << " packets and "
+                << z.stats.whole_messages << " ran inside them whole ("
                 << z.stats.chained << " handed between regions), " << z.stats.epochs << " epochs of " << z.stats.epoch_s
                 << " s, " << z.stats.cap_changes << " cap changes\n";
     for (std::size_t sl = 0; sl < run.packet_stats.sl.size(); ++sl)

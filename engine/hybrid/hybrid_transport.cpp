@@ -74,7 +74,7 @@ void HybridTransport::open(const MessageTable& messages, TransportResult& result
   sim_ = std::make_unique<packet::PacketSim>(*fabric_, no_pairs_, routes_, scheme_, options_.router, nic_,
                                              options_.flow.seed);
   sim_->set_stall_limit(options_.stall_limit);
-  sim_->on_injected = [this](std::uint64_t id, packet::Cycle) { injected(id); };
+  sim_->on_injected = [this](std::uint64_t id, packet::Cycle c) { injected(id, c); };
   sim_->on_generated = [this](std::uint64_t id) { generated(id); };
   sim_->on_arrival_known = [this](std::uint64_t id, packet::Cycle c) { arrival_known(id, c); };
   const std::uint32_t vars = flow_.paths().num_vars();
@@ -94,6 +94,7 @@ void HybridTransport::plan_segments() {
   tail_s_.assign(paths.num_vars(), 0.0);
   var_message_.resize(paths.num_vars());
   flow_part_s_.assign(paths.num_flows(), -1.0);
+  whole_.assign(paths.num_flows(), 0);
   std::vector<packet::ChannelId> channels;
   for (FlowId f = 0; f < paths.num_flows(); ++f) {
     const bool coupled = flow_.coupled(f);
@@ -117,6 +118,9 @@ void HybridTransport::plan_segments() {
       }
       msg_[f].transit_s = std::max(msg_[f].transit_s, transit * clock_s_);
       if (!cross.empty()) tail_s_[v] = latency_s(net_, links.subspan(done));
+      whole_[f] = options_.whole_messages && paths.end_var(f) - paths.first_var(f) == 1 && cross.size() == 1 &&
+                  cross[0].first == 0 &&
+                  cross[0].last + 1 == links.size() && messages_->bytes[f] <= 4294967295.0;
       msg_[f].segments += static_cast<std::uint32_t>(cross.size());
       seg_offset_.push_back(static_cast<std::uint32_t>(segs_.size()));
     }
@@ -149,6 +153,8 @@ double HybridTransport::default_epoch() const {
 }
 
 bool HybridTransport::start(MessageId m) {
+  if (sim_ && whole_[m] && messages_->bytes[m] > 0 && messages_->ends.src[m] != messages_->ends.dst[m])
+    return start_whole(m);
   const bool moving = flow_.start(m);
   if (!moving || !sim_ || !flow_.coupled(m)) return moving;
   MessageState& s = msg_[m];
@@ -168,6 +174,20 @@ bool HybridTransport::start(MessageId m) {
   const PathTable& paths = flow_.paths();
   for (std::uint32_t v = paths.first_var(m); v < paths.end_var(m); ++v) emitted_bits_[v] = 0;
   return true;  // its packets are timed once the batch has its rates (end_batch)
+}
+
+// A message inside one region: handed whole to its source's boundary endpoint now (no fluid, no cap).
+bool HybridTransport::start_whole(MessageId m) {
+  const std::uint32_t v = flow_.paths().first_var(m);
+  const Segment& g = segs_[seg_offset_[v]];
+  const auto bytes = static_cast<std::uint32_t>(std::ceil(messages_->bytes[m]));
+  r_->start_s[m] = now();
+  pkts_.push_back({v, kWhole, bytes});
+  sim_->send({g.entry, g.exit, bytes, messages_->class_of(m), g.route}, packet::cycle_at(now(), clock_s_));
+  for (LinkId l : flow_.paths().links(v)) r_->link_bytes[l] += bytes;
+  ++whole_in_transfer_;
+  ++stats_.whole_messages;
+  return true;
 }
 
 // When variable v's next full packet has left its source, at its rate of this batch.
@@ -217,7 +237,13 @@ void HybridTransport::take_sent(double horizon, std::vector<MessageId>& sent) {
   const std::size_t before = sent.size();
   flow_.take_sent(horizon, sent);
   if (!sim_) return;
-  for (std::size_t i = before; i < sent.size(); ++i)
+  const std::size_t fluid_end = sent.size();
+  while (!sent_.empty() && sent_.top().time <= horizon) {  // whole messages
+    sent.push_back(sent_.top().message);
+    sent_.pop();
+    --whole_in_transfer_;
+  }
+  for (std::size_t i = before; i < fluid_end; ++i)
     if (flow_.coupled(sent[i])) flush(sent[i]);
   if (active_.empty()) epoch_end_ = kNever;
 }
@@ -271,18 +297,36 @@ void HybridTransport::maybe_deliver(MessageId m) {
   sim_->pause();
 }
 
-void HybridTransport::injected(std::uint64_t id) {
+void HybridTransport::injected(std::uint64_t id, packet::Cycle c) {
   const PacketRecord& p = pkts_[id];
-  msg_[message_of(p.var)].accepted += p.bytes;
+  const MessageId m = message_of(p.var);
+  if (p.segment != kWhole) {
+    msg_[m].accepted += p.bytes;
+    return;
+  }
+  r_->transfer_end_s[m] = seconds(c);  // a whole message: its tail has left its NIC
+  sent_.push({seconds(c), m});
+  found_ = true;
+  sim_->pause();
 }
 
 void HybridTransport::generated(std::uint64_t id) {
   const PacketRecord& p = pkts_[id];
-  msg_[message_of(p.var)].arrived_bytes += p.bytes;
+  if (p.segment != kWhole) msg_[message_of(p.var)].arrived_bytes += p.bytes;
 }
 
 void HybridTransport::arrival_known(std::uint64_t id, packet::Cycle c) {
   const PacketRecord p = pkts_[id];
+  if (p.segment == kWhole) {
+    const MessageId m = message_of(p.var);
+    r_->finish_s[m] = seconds(c);
+    r_->state[m] = FlowState::Delivered;
+    if (!messages_->delivery_awaited(m)) return;
+    deliveries_.push({seconds(c), m});
+    found_ = true;
+    sim_->pause();
+    return;
+  }
   msg_[message_of(p.var)].left += p.bytes;
   if (seg_offset_[p.var] + p.segment + 1 < seg_offset_[p.var + 1]) {  // on to its next segment
     chained_.push_back({id, c});
@@ -319,7 +363,8 @@ void HybridTransport::simulate_to(packet::Cycle target) {
 double HybridTransport::next_event(double bound) {
   for (;;) {
     const double flow_next = flow_.next_event(bound);
-    const double known = std::min(flow_next, deliveries_.empty() ? kNever : deliveries_.top().time);
+    const double known = std::min({flow_next, deliveries_.empty() ? kNever : deliveries_.top().time,
+                                   sent_.empty() ? kNever : sent_.top().time});
     if (!sim_) return known;
     const double epoch = epoch_event();
     const double target = std::min({known, bound, epoch});

@@ -23,6 +23,12 @@
 // plus that path's latency). Bytes are never lost or duplicated across the levels: each variable's
 // packets add up to the bits it carried, and the packet engine's conservation check holds.
 //
+// Messages inside a region. A message whose only route lies in one region from its source endpoint
+// to its destination (every router of its path zoomed) never becomes fluid: it is handed whole to its
+// source's boundary endpoint at its start, as the packet transport hands it to its NIC, and its
+// transfer end and delivery are the packet level's. With every router zoomed the run is then the
+// packet transport's, but for the order of ports in the zoom network.
+//
 // Back-pressure (lagged by one or two epochs). The flow level cannot stall bit by bit, so the boundary queue
 // absorbs what a region does not take at once. Every epoch of T seconds, for each coupled message
 // in transfer, its backlog in the zoom is the bytes that have reached a region's boundary queue and
@@ -70,12 +76,16 @@ struct HybridOptions {
   std::string vc_scheme = "auto";          // the zoom network's virtual-channel scheme
   double epoch_s = 0;                      // T; 0: 20 x the longest boundary latency, at least 10 MTU times
   double tolerance = 0.02;                 // epsilon of the cap rule
+  // Messages inside one region end to end go whole to the packet level (below); false: as fluid like
+  // every other message (the tests of the coupling alone).
+  bool whole_messages = true;
   packet::Cycle stall_limit = 1000000;
 };
 
 // What the packet level did, for the report.
 struct HybridStats {
   std::uint64_t coupled_messages = 0, segments = 0, packets = 0, packet_bytes = 0, chained = 0;
+  std::uint64_t whole_messages = 0;  // messages whose route lies in one region end to end: packet messages
   std::uint64_t epochs = 0, cap_changes = 0, caps_lifted = 0;
   double epoch_s = 0;
 };
@@ -114,7 +124,7 @@ class HybridTransport final : public Transport {
   MessageId pop_delivery() override;
   void end_batch() override;
   void close() override;
-  bool busy() const override { return flow_.busy(); }
+  bool busy() const override { return flow_.busy() || whole_in_transfer_ > 0; }
 
   const ZoomNetwork& zoom() const { return *zoom_; }  // after open(), with something zoomed
   const RegionMap& regions() const { return map_; }   // after open()
@@ -126,6 +136,7 @@ class HybridTransport final : public Transport {
   // Per message (after close()): whether it touched a region; the bytes cut into packets for its first
   // segments, and per byte handed to any segment, whether it was injected there and arrived.
   bool coupled(MessageId m) const { return flow_.coupled(m); }
+  bool whole(MessageId m) const { return !whole_.empty() && whole_[m] != 0; }  // carried whole (no fluid)
   std::uint64_t packet_bytes(MessageId m) const { return msg_[m].emitted_bytes; }
   std::uint64_t message_bytes(MessageId m) const { return msg_[m].bytes; }
   std::uint64_t handed_bytes(MessageId m) const { return msg_[m].handed; }
@@ -140,9 +151,10 @@ class HybridTransport final : public Transport {
   };
   struct PacketRecord {  // one packet of the zoom level (its id there is its index)
     std::uint32_t var;
-    std::uint32_t segment;  // index among its variable's segments
+    std::uint32_t segment;  // index among its variable's segments; kWhole: a whole message (below)
     std::uint32_t bytes;
   };
+  static constexpr std::uint32_t kWhole = ~std::uint32_t{0};
   struct MessageState {
     std::uint64_t bytes = 0;                      // its size, whole bytes
     std::uint64_t handed = 0, arrived_bytes = 0, accepted = 0;  // bytes handed to the zoom level, come to
@@ -177,7 +189,8 @@ class HybridTransport final : public Transport {
   void maybe_deliver(MessageId m);
   void simulate_to(packet::Cycle target);
   void apply_chained();
-  void injected(std::uint64_t id);
+  void injected(std::uint64_t id, packet::Cycle c);
+  bool start_whole(MessageId m);
   void generated(std::uint64_t id);
   void arrival_known(std::uint64_t id, packet::Cycle c);
   void close_epoch();
@@ -202,7 +215,8 @@ class HybridTransport final : public Transport {
   std::vector<Segment> segs_;
   std::vector<double> tail_s_;
   std::vector<MessageId> var_message_;  // per path variable, its message
-  std::vector<double> flow_part_s_;  // per message: latency of its longest path that touches no region (-1: none)
+  std::vector<double> flow_part_s_;
+  std::vector<std::uint8_t> whole_;  // per message: its only route lies in one region, end to end  // per message: latency of its longest path that touches no region (-1: none)
   packet::ChannelRoutes routes_;
   PathTable no_pairs_;  // empty: every zoom message names its route
   packet::VcScheme scheme_;
@@ -216,7 +230,8 @@ class HybridTransport final : public Transport {
   std::vector<std::uint32_t> active_pos_;
   std::vector<PacketRecord> pkts_;
   std::vector<std::pair<std::uint64_t, packet::Cycle>> chained_;  // packets to hand on (id, arrival cycle)
-  std::priority_queue<Timed, std::vector<Timed>, std::greater<>> deliveries_;
+  std::priority_queue<Timed, std::vector<Timed>, std::greater<>> deliveries_, sent_;  // sent_: whole messages
+  std::uint32_t whole_in_transfer_ = 0;
   double epoch_start_ = 0, epoch_end_ = Transport::kNever;
   std::uint32_t capped_ = 0;  // messages in transfer with a cap (as of the last epoch, less those ended)
   bool found_ = false;
