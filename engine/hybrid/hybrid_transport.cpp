@@ -288,11 +288,15 @@ void HybridTransport::flush(MessageId m) {
 
 void HybridTransport::maybe_deliver(MessageId m) {
   const MessageState& s = msg_[m];
-  if (!s.flushed || s.arrived < s.packets) return;
-  r_->finish_s[m] = s.last_arrival;
+  if (s.flushed && s.arrived == s.packets) deliver(m, s.last_arrival);
+}
+
+// Message m is delivered at t (known ahead of t: the simulator stops after this cycle for the driver).
+void HybridTransport::deliver(MessageId m, double t) {
+  r_->finish_s[m] = t;
   r_->state[m] = FlowState::Delivered;
   if (!messages_->delivery_awaited(m)) return;
-  deliveries_.push({s.last_arrival, m});
+  deliveries_.push({t, m});
   found_ = true;
   sim_->pause();
 }
@@ -318,13 +322,7 @@ void HybridTransport::generated(std::uint64_t id) {
 void HybridTransport::arrival_known(std::uint64_t id, packet::Cycle c) {
   const PacketRecord p = pkts_[id];
   if (p.segment == kWhole) {
-    const MessageId m = message_of(p.var);
-    r_->finish_s[m] = seconds(c);
-    r_->state[m] = FlowState::Delivered;
-    if (!messages_->delivery_awaited(m)) return;
-    deliveries_.push({seconds(c), m});
-    found_ = true;
-    sim_->pause();
+    deliver(message_of(p.var), seconds(c));
     return;
   }
   msg_[message_of(p.var)].left += p.bytes;

@@ -187,6 +187,7 @@ class HybridTransport final : public Transport {
   void hand(std::uint32_t v, std::uint32_t segment, std::uint32_t bytes, double at);
   void flush(MessageId m);
   void maybe_deliver(MessageId m);
+  void deliver(MessageId m, double t);
   void simulate_to(packet::Cycle target);
   void apply_chained();
   void injected(std::uint64_t id, packet::Cycle c);
