@@ -32,7 +32,7 @@ NicConfig nic_config_for(const MessageTable& messages, const std::vector<std::ui
   if (nic.service_levels > 16)
     throw InputError("the packet transport carries service classes 0 to 15 as SLs; the workload uses class " +
                      std::to_string(nic.service_levels - 1));
-  if (mtu.size() == 1) nic.mtu_bytes.assign(nic.service_levels, mtu[0]);
+  if (mtu.size() <= 1) nic.mtu_bytes.assign(nic.service_levels, mtu.empty() ? 0 : mtu[0]);
   if (mtu.size() > 1) {
     if (mtu.size() < nic.service_levels)
       throw InputError("--mtu-bytes gives " + std::to_string(mtu.size()) + " MTUs; the workload uses " +

@@ -423,6 +423,15 @@ TEST_CASE("cli: dynamic runs the hybrid transport with its zoom and writes zoom.
   check_rejected("schedule --jobs 3 --network-aware --job-app stencil2d:iters=2 --transport hybrid",
                  {"--transport hybrid needs --zoom"});
 
+  // Without --mtu-bytes every packet is one flit, at both levels of every zoom.
+  for (const char* selection : {"all", "hottest:k=2"}) {
+    const Outcome one = run_cli(std::string("dynamic -t fattree:k=4,n=2 -p uniform --bytes 1e4 --load 0.5 --transport "
+                                            "hybrid --zoom ") + selection + " --json --no-progress");
+    INFO(one.err);
+    REQUIRE(one.status == 0);
+    CHECK(parse_json(one.out)["flows"]["delivered"].get<double>() == 16);
+  }
+
   const std::string base = "dynamic -t fattree:k=4,n=2 -p uniform";
   check_rejected(base + " --zoom all", {"--zoom", "--transport hybrid"});
   check_rejected(base + " --transport hybrid", {"--transport hybrid needs --zoom"});
