@@ -1,4 +1,4 @@
-// Zoom selection `all`: every switch (a hybrid run that is a packet run fed by flow-level sources).
+// Zoom selection `all`: every switch (a hybrid run that is the packet run).
 #include "engine/hybrid/zoom_selection.hpp"
 
 namespace interflow::hybrid {
@@ -21,9 +21,9 @@ void register_zoom_all(ZoomSelectionRegistry& registry) {
                 "every switch",
                 {},
                 [](const ParamSet&) -> std::unique_ptr<ZoomSelection> { return std::make_unique<ZoomAll>(); },
-                "Every switch is simulated at packet level and the flow level only supplies the endpoints' "
-                "departures (at their max-min rates over the endpoint cables) and takes back the arrivals: the "
-                "check of the coupling against a full packet run.",
+                "Every switch is simulated at packet level. Every message then lies inside the zoom from end to "
+                "end and runs whole as a packet message, so the run is the packet transport's run (a test checks "
+                "every time): the check of the hybrid transport against a full packet run.",
                 "all"});
 }
 
