@@ -16,9 +16,16 @@
 // endpoint it leaves by (its egress link's, or its hosted destination's). Its channels are those the
 // full packet network's packet would cross there, so the same switch model sees the same ports.
 //
-// Correctness. Each zoomed router, inner link and boundary cable appears once (cables are added in
-// ascending order of their lower link id, with explicit ports, so every full link maps to exactly one
-// link of the zoom network by arithmetic, checked by a test that maps every link back).
+// Order. The zoom network keeps the full network's order where the packet engine's arbiters see it:
+// vertices come in the full network's order (a boundary endpoint at its outside vertex's place, one
+// per cable in that vertex's port order) and a zoomed router's links keep their full ports (its local
+// ports after them). So a router sees its inputs and outputs in the same order as in the full packet
+// network, and round-robin arbitration breaks ties alike: with every router zoomed, the hybrid run is
+// the packet run (tests/engine/hybrid_transport.cpp).
+//
+// Correctness. Each zoomed router, inner link and boundary cable appears once, and every cable is
+// found again at the rank of its port among its vertex's ports; a cable not found where it was put is
+// an internal error.
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -48,7 +55,8 @@ class ZoomNetwork {
   EndpointId endpoint_of(EndpointId b) const { return endpoint_of_[b]; }
   // The zoom network's vertex of a zoomed router, and back.
   VertexId vertex(VertexId full) const { return vertex_[full]; }
-  VertexId full_vertex(VertexId zoom) const { return full_vertex_[zoom]; }
+  // (kNone for a boundary endpoint's vertex)
+  VertexId full_vertex(VertexId zoom) const { return zoom < full_vertex_.size() ? full_vertex_[zoom] : kNone; }
 
   // The channels (of `fabric`, built over network()) of crossing `c` of a route from endpoint src to
   // endpoint dst given by its links; a route with no links (both endpoints hosted by one zoomed router)
@@ -57,13 +65,22 @@ class ZoomNetwork {
                EndpointId dst, std::vector<packet::ChannelId>& out) const;
 
  private:
+  struct Pending {  // a cable of the zoom network: the full link u -> v (kNone: a local port), its ports
+    LinkId from_u;
+    VertexId u, v;
+    std::uint32_t port_u, port_v;
+  };
+  void add_vertices(NetworkBuilder& b, std::vector<VertexId>& boundary_vertex);
+  void map_links(const std::vector<Pending>& cables);
+
   const Network& net_;
   RegionMap map_;
   Network zoom_;
   std::vector<LinkId> inner_;
   std::vector<EndpointId> boundary_, hosted_, endpoint_of_;
   std::vector<LinkId> ingress_of_;
-  std::vector<VertexId> vertex_, full_vertex_;
+  std::vector<VertexId> vertex_, full_vertex_;  // full -> zoom; zoom -> full (routers only)
+  std::vector<VertexId> routers_;               // the zoomed routers, ascending
 };
 
 }  // namespace interflow::hybrid
