@@ -39,7 +39,9 @@ namespace interflow::hybrid {
 class ZoomNetwork {
  public:
   // `local`: the rate and latency of a hosted endpoint's local port (the run's endpoint defaults).
+  // Both are kept by reference (the hybrid transport owns them).
   ZoomNetwork(const Network& net, const RegionMap& map, const LinkDefaults& local);
+  ZoomNetwork(const Network&, const RegionMap&&, const LinkDefaults&) = delete;
 
   const Network& network() const { return zoom_; }
   const RegionMap& regions() const { return map_; }
@@ -74,7 +76,7 @@ class ZoomNetwork {
   void map_links(const std::vector<Pending>& cables);
 
   const Network& net_;
-  RegionMap map_;
+  const RegionMap& map_;
   Network zoom_;
   std::vector<LinkId> inner_;
   std::vector<EndpointId> boundary_, hosted_, endpoint_of_;
