@@ -93,6 +93,7 @@ Json zoom_json(const DynamicRun& run) {
             {"tolerance", run.config.zoom.tolerance},
             {"coupled_messages", s.coupled_messages},
             {"whole_messages", s.whole_messages},
+            {"sourced_messages", s.sourced_messages},
             {"segments", s.segments},
             {"packets", s.packets},
             {"packet_bytes", s.packet_bytes},
@@ -200,7 +201,8 @@ void print_dynamic_summary(const DynamicRun& run, const RunHeader& header, std::
   if (run.zoom) {
     const DynamicRun::Zoom& z = *run.zoom;
     row("zoom") << z.spec.text << ": " << z.routers << " routers in " << z.regions << " region(s), "
-                << z.stats.coupled_messages << " messages crossed them as " << z.stats.packets << " packets and "
+                << z.stats.coupled_messages << " messages crossed them as " << z.stats.packets << " packets ("
+                << z.stats.sourced_messages << " from their endpoints) and "
                 << z.stats.whole_messages << " ran inside them whole ("
                 << z.stats.chained << " handed between regions), " << z.stats.epochs << " epochs of " << z.stats.epoch_s
                 << " s, " << z.stats.cap_changes << " cap changes\n";

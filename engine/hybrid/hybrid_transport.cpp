@@ -95,6 +95,7 @@ void HybridTransport::plan_segments() {
   var_message_.resize(paths.num_vars());
   flow_part_s_.assign(paths.num_flows(), -1.0);
   whole_.assign(paths.num_flows(), 0);
+  sourced_.assign(paths.num_flows(), 0);
   std::vector<packet::ChannelId> channels;
   for (FlowId f = 0; f < paths.num_flows(); ++f) {
     const bool coupled = flow_.coupled(f);
@@ -121,6 +122,8 @@ void HybridTransport::plan_segments() {
       whole_[f] = options_.whole_messages && paths.end_var(f) - paths.first_var(f) == 1 && cross.size() == 1 &&
                   cross[0].first == 0 &&
                   cross[0].last + 1 == links.size() && messages_->bytes[f] <= 4294967295.0;
+      sourced_[f] = options_.whole_messages && !whole_[f] && paths.end_var(f) - paths.first_var(f) == 1 &&
+                 !cross.empty() && cross[0].first == 0;
       msg_[f].segments += static_cast<std::uint32_t>(cross.size());
       seg_offset_.push_back(static_cast<std::uint32_t>(segs_.size()));
     }
@@ -173,6 +176,15 @@ bool HybridTransport::start(MessageId m) {
   }
   const PathTable& paths = flow_.paths();
   for (std::uint32_t v = paths.first_var(m); v < paths.end_var(m); ++v) emitted_bits_[v] = 0;
+  if (sourced_[m]) {  // from a hosted endpoint: every packet to its NIC now, as the packet transport does
+    ++stats_.sourced_messages;
+    const std::uint32_t v = paths.first_var(m);
+    for (std::uint64_t left = s.bytes; left > 0;) {
+      const std::uint64_t bytes = std::min<std::uint64_t>(left, mtu_of(m));
+      emit(v, bytes, now());
+      left -= bytes;
+    }
+  }
   return true;  // its packets are timed once the batch has its rates (end_batch)
 }
 
@@ -193,7 +205,7 @@ bool HybridTransport::start_whole(MessageId m) {
 // When variable v's next full packet has left its source, at its rate of this batch.
 void HybridTransport::rekey(std::uint32_t v) {
   const double rate = flow_.var_rate(v);
-  if (seg_offset_[v + 1] == seg_offset_[v] || !(rate > 0)) {
+  if (seg_offset_[v + 1] == seg_offset_[v] || !(rate > 0) || sourced_[message_of(v)]) {
     emit_.erase(v);
     return;
   }
@@ -276,6 +288,7 @@ void HybridTransport::flush(MessageId m) {
     }
   }
   if (flow_part_s_[m] >= 0) s.last_arrival = std::max(s.last_arrival, now() + flow_part_s_[m]);
+  if (sourced_[m]) s.last_arrival = std::max(s.last_arrival, now() + static_cast<double>(r_->latency_s[m]));
   s.flushed = true;
   if (flow_.capped(m)) --capped_;
   const std::uint32_t pos = active_pos_[m];
@@ -409,6 +422,10 @@ void HybridTransport::close_epoch() {
   ++stats_.epochs;
   for (const MessageId m : active_) {
     MessageState& s = msg_[m];
+    if (sourced_[m]) {
+      follow_sourced(m);
+      continue;
+    }
     const double span = now() - std::max(epoch_start_, r_->start_s[m]);
     const std::uint64_t backlog = s.arrived_bytes > s.left ? s.arrived_bytes - s.left : 0;
     const double offered = static_cast<double>(s.offered - s.offered_mark);
@@ -439,6 +456,27 @@ void HybridTransport::close_epoch() {
   for (const MessageId m : active_) capped_ += flow_.capped(m) ? 1 : 0;
   epoch_start_ = now();
   epoch_end_ = active_.empty() ? kNever : now() + epoch_s_;
+}
+
+// A message from a hosted endpoint: its flow-level part follows its packets out of the regions. While
+// some are still inside, it is capped at the rate they came out over the epoch; then uncapped.
+void HybridTransport::follow_sourced(MessageId m) {
+  MessageState& s = msg_[m];
+  const double span = now() - std::max(epoch_start_, r_->start_s[m]);
+  const bool capped = flow_.capped(m);
+  if (s.done >= s.emitted_bytes) {
+    if (capped) {
+      flow_.set_cap(m, kNever);
+      ++stats_.caps_lifted;
+    }
+  } else if (span > 0 && span >= s.transit_s) {
+    const double delivered = static_cast<double>(s.done - s.done_mark) * 8 / span * 1e-9;  // Gbit/s
+    if (!capped || std::abs(delivered - flow_.cap(m)) > options_.tolerance * flow_.cap(m)) {
+      flow_.set_cap(m, delivered);
+      ++stats_.cap_changes;
+    }
+  }
+  s.done_mark = s.done;
 }
 
 void HybridTransport::close() {

@@ -29,6 +29,15 @@
 // transfer end and delivery are the packet level's. With every router zoomed the run is then the
 // packet transport's, but for the order of ports in the zoom network.
 //
+// Messages from a zoomed router's endpoint. A message (of one path) whose route starts in a region
+// and leaves it is not fluid at its source either: all its packets go to its NIC at its start, as
+// the packet transport hands a message to its NIC, so the endpoint's NIC sends its messages one after
+// another at line rate as in a packet run. Its packets are chained to later regions as above. Its
+// flow-level part (the links after the region) follows them: while some of its packets are in the
+// zoom it is capped, every epoch, at the rate they came out over the epoch, and uncapped once they are
+// all out. It is delivered when both levels are done: its last packet's arrival plus the latency after
+// its last segment, or its flow-level transfer end plus its route's latency, whichever is later.
+//
 // Back-pressure (lagged by one or two epochs). The flow level cannot stall bit by bit, so the boundary queue
 // absorbs what a region does not take at once. Every epoch of T seconds, for each coupled message
 // in transfer, its backlog in the zoom is the bytes that have reached a region's boundary queue and
@@ -46,8 +55,9 @@
 //
 // When it is exact. With no zoomed router every message is uncoupled and the run is the flow run
 // event for event. With zoomed routers, the packet level sees the flow level's arrival process
-// exactly; the approximations are the one-epoch lag of the caps, and the fluid (smooth) arrivals at
-// the boundary where an upstream packet network would deliver bursts.
+// exactly; the approximations are the one-epoch lag of the caps, the fluid (smooth) arrivals at a
+// boundary cable where an upstream packet network would deliver bursts, and, for a message from a
+// zoomed router's endpoint, the flow-level links after its region, which do not slow its packets.
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -76,8 +86,9 @@ struct HybridOptions {
   std::string vc_scheme = "auto";          // the zoom network's virtual-channel scheme
   double epoch_s = 0;                      // T; 0: 20 x the longest boundary latency, at least 10 MTU times
   double tolerance = 0.02;                 // epsilon of the cap rule
-  // Messages inside one region end to end go whole to the packet level (below); false: as fluid like
-  // every other message (the tests of the coupling alone).
+  // Messages inside one region end to end go whole to the packet level, and messages from a zoomed
+  // router's endpoint go to their NIC at their start (below); false: both as fluid like every other
+  // message (the tests of the coupling alone).
   bool whole_messages = true;
   packet::Cycle stall_limit = 1000000;
 };
@@ -86,6 +97,7 @@ struct HybridOptions {
 struct HybridStats {
   std::uint64_t coupled_messages = 0, segments = 0, packets = 0, packet_bytes = 0, chained = 0;
   std::uint64_t whole_messages = 0;  // messages whose route lies in one region end to end: packet messages
+  std::uint64_t sourced_messages = 0;  // coupled messages from a zoomed router's endpoint: all packets at their start
   std::uint64_t epochs = 0, cap_changes = 0, caps_lifted = 0;
   double epoch_s = 0;
 };
@@ -137,6 +149,7 @@ class HybridTransport final : public Transport {
   // segments, and per byte handed to any segment, whether it was injected there and arrived.
   bool coupled(MessageId m) const { return flow_.coupled(m); }
   bool whole(MessageId m) const { return !whole_.empty() && whole_[m] != 0; }  // carried whole (no fluid)
+  bool sourced(MessageId m) const { return !sourced_.empty() && sourced_[m] != 0; }  // from a zoomed router's endpoint, out of its region
   std::uint64_t packet_bytes(MessageId m) const { return msg_[m].emitted_bytes; }
   std::uint64_t message_bytes(MessageId m) const { return msg_[m].bytes; }
   std::uint64_t handed_bytes(MessageId m) const { return msg_[m].handed; }
@@ -195,6 +208,7 @@ class HybridTransport final : public Transport {
   void generated(std::uint64_t id);
   void arrival_known(std::uint64_t id, packet::Cycle c);
   void close_epoch();
+  void follow_sourced(MessageId m);
   double epoch_event() const;
   double seconds(packet::Cycle c) const { return static_cast<double>(c) * clock_s_; }
   MessageId message_of(std::uint32_t var) const { return var_message_[var]; }
@@ -217,6 +231,7 @@ class HybridTransport final : public Transport {
   std::vector<double> tail_s_;
   std::vector<MessageId> var_message_;  // per path variable, its message
   std::vector<double> flow_part_s_;
+  std::vector<std::uint8_t> sourced_;  // per message: from a hosted endpoint, out of the region: its packets at its start
   std::vector<std::uint8_t> whole_;  // per message: its only route lies in one region, end to end  // per message: latency of its longest path that touches no region (-1: none)
   packet::ChannelRoutes routes_;
   PathTable no_pairs_;  // empty: every zoom message names its route

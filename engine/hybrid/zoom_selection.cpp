@@ -9,6 +9,7 @@ void register_zoom_selections(ZoomSelectionRegistry& registry) {
   register_zoom_tree_level(registry);
   register_zoom_group(registry);
   register_zoom_hottest(registry);
+  register_zoom_congestion_tree(registry);
   register_zoom_class_paths(registry);
   register_zoom_all(registry);
 }

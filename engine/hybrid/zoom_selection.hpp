@@ -27,13 +27,14 @@ class ZoomSelection {
 
 using ZoomSelectionRegistry = Registry<ZoomSelection>;
 
-// Registers ids, tree-level, group, hottest, class-paths and all (one file each).
+// Registers ids, tree-level, group, hottest, congestion-tree, class-paths and all (one file each).
 void register_zoom_selections(ZoomSelectionRegistry& registry);
 void register_zoom_ids(ZoomSelectionRegistry& registry);
 void register_zoom_tree_level(ZoomSelectionRegistry& registry);
 void register_zoom_group(ZoomSelectionRegistry& registry);
 void register_zoom_hottest(ZoomSelectionRegistry& registry);
 void register_zoom_class_paths(ZoomSelectionRegistry& registry);
+void register_zoom_congestion_tree(ZoomSelectionRegistry& registry);
 void register_zoom_all(ZoomSelectionRegistry& registry);
 
 // Per link, the bytes the messages route over it (each path variable's share of its message's bytes):

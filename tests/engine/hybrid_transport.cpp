@@ -119,6 +119,36 @@ TEST_CASE("hybrid: a lone message across a zoomed spine arrives at the closed fo
   CHECK(r.finish_s[0] - flow.finish_s[0] == doctest::Approx((rc.nic_delay + 15 + rc.pipeline() + rc.xbar_delay) * clk).epsilon(0.05));
 }
 
+TEST_CASE("hybrid: a lone message from a zoomed leaf's endpoint goes to its NIC whole and arrives at the closed form") {
+  const Net n("fattree:k=4,n=2", "dmodk");
+  const HybridOptions o = options(1024);
+  FlowWorkload w;
+  w.add(0, 5, 10 * 1024, 0);  // ten full packets of 16 flits, from the first leaf to another
+  std::vector<std::uint8_t> zoomed(n.net().num_vertices(), 0);
+  const LinkId up = n.net().out_begin(n.net().endpoint_vertex(0));
+  zoomed[n.net().target(up)] = 1;  // endpoint 0's leaf only
+  HybridTransport t(n.net(), *n.routing, fixed_zoom(zoomed), o);
+  const TransportResult r = drivers::run_flows(n.net(), t, w);
+  REQUIRE(r.state[0] == FlowState::Delivered);
+  CHECK(t.sourced(0));
+  CHECK(!t.whole(0));
+  CHECK(t.stats().packets == 10);
+  CHECK(t.stats().packet_bytes == 10 * 1024);
+  // All ten packets reach the NIC at 0, as on the packet transport: the last one's head leaves the
+  // NIC after the nic delay and nine packets, its tail 15 flits later; it crosses the endpoint cable,
+  // the leaf and the cable up to the spine (two channel latencies, one router), then the spine, the
+  // destination's leaf and its cable at flow level (200 ns of latency).
+  const double clk = t.fabric().clock_ns() * 1e-9;
+  const packet::RouterConfig& rc = o.router;
+  const packet::Cycle through =
+      rc.nic_delay + 9 * 16 + (16 - 1) + 2 * packet::cycle_at(100e-9, clk) + rc.pipeline() + rc.xbar_delay;
+  const double packet_bound = static_cast<double>(through) * clk + 200e-9;
+  // The flow level's part takes the spine's links at 100 Gbit/s: it cannot end before 8 x 10 KiB / 100 Gbit/s.
+  const double flow_bound = 8.0 * 10 * 1024 / 100e9 + 400e-9;
+  CHECK(r.finish_s[0] == doctest::Approx(std::max(packet_bound, flow_bound)).epsilon(1e-12));
+  CHECK(r.transfer_end_s[0] <= r.finish_s[0]);
+}
+
 TEST_CASE("hybrid: bytes are conserved across the boundary and every message is delivered once") {
   for (const char* topo : {"fattree:k=4,n=3", "torus:dims=4x4", "dragonfly:a=4,p=2,h=2,g=5"}) {
     CAPTURE(topo);
@@ -140,9 +170,10 @@ TEST_CASE("hybrid: bytes are conserved across the boundary and every message is 
       CHECK(r.finish_s[m] >= r.transfer_end_s[m]);
     }
     // The transport's message numbers (the driver's, not the workload's).
-    std::uint64_t whole = 0;
+    std::uint64_t whole = 0, head = 0;
     for (MessageId m = 0; m < w.size(); ++m) {
       if (!t.coupled(m)) continue;
+      head += t.sourced(m) ? 1 : 0;
       if (t.whole(m)) {  // inside one region end to end: a packet message, no fluid
         ++whole;
         continue;
@@ -158,9 +189,11 @@ TEST_CASE("hybrid: bytes are conserved across the boundary and every message is 
     }
     CHECK(coupled == st.coupled_messages);
     CHECK(whole == st.whole_messages);
+    CHECK(head == st.sourced_messages);
     CHECK(coupled > w.size() / 4);
+    CHECK(head > 0);  // messages from a zoomed router's endpoints, out of its region
     CHECK(st.packet_bytes == packet_bytes);
-    MESSAGE(topo << ": " << coupled << " coupled, " << whole << " whole, " << st.packets << " packets, " << st.chained << " chained, "
+    MESSAGE(std::string(topo) << ": " << coupled << " coupled, " << whole << " whole, " << head << " from a zoomed router, " << st.packets << " packets, " << st.chained << " chained, "
                  << st.epochs << " epochs, " << st.cap_changes << " caps");
     if (!torus) CHECK(st.chained > 0);  // routes that cross two regions
   }

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <numeric>
+#include <tuple>
 
 #include "cli/plugins.hpp"
 #include "core/error.hpp"
@@ -94,6 +95,25 @@ TEST_CASE("zoom selection: hottest picks the switch of an incast's destination f
   CHECK(three.size() == 3);
   CHECK(std::find(three.begin(), three.end(), one[0]) != three.end());
   CHECK(c.chosen("hottest:k=1000").size() == net.num_switches());
+}
+
+TEST_CASE("zoom selection: congestion-tree picks the switches before the hottest links on the routes that cross them") {
+  // A ring of five routers hosting one endpoint each: 0 -> 2 and 1 -> 2 meet on the link 1 -> 2
+  // (2,000 bytes), 2 -> 3 carries 500 and 3 -> 4 carries 100.
+  Case c("torus:dims=5,c=0", "dor");
+  const Network& net = c.topology->network();
+  c.messages = MessageTable{};
+  for (const auto& [s, d, b] : {std::tuple{0u, 2u, 1000.0}, {1u, 2u, 1000.0}, {2u, 3u, 500.0}, {3u, 4u, 100.0}}) {
+    c.messages.ends.add(s, d);
+    c.messages.bytes.push_back(b);
+  }
+  c.paths = test::route(*test::build_routing("dor", *c.topology), net, c.messages.ends);
+  const auto router = [&](EndpointId e) { return net.endpoint_vertex(e); };
+  // The hottest link is 1 -> 2: both routes into it, up to its source; not router 2 after it.
+  CHECK(c.chosen("congestion-tree") == std::vector<VertexId>{router(0), router(1)});
+  CHECK(c.chosen("congestion-tree:links=2") == std::vector<VertexId>{router(0), router(1)});  // 0 -> 1 adds nothing
+  CHECK(c.chosen("congestion-tree:links=3") == std::vector<VertexId>{router(0), router(1), router(2)});
+  CHECK(c.chosen("congestion-tree:links=1000").size() == 4);  // router 4 sends nothing: never before a loaded link
 }
 
 TEST_CASE("zoom selection: ids picks the switches named and refuses endpoints and bad entries") {
