@@ -10,9 +10,10 @@ Standard library only.  One command reproduces everything:
 
     python3 bench/hybrid_accuracy.py --bin build/release/bin/interflow
 
-Options: --networks small,medium (or a subset), --ks 2,4,8, --seed, --switch,
---mtu-bytes, --work DIR (run folders are kept there), --per-flow (adds the mean
-absolute per-message relative error where the flow lists line up row by row).
+Options: --networks small,medium (or a subset), --workloads a,b,c,d,e, --ks 2,4,8,
+--zooms SPEC/SPEC (further zooms), --vc-scheme, --seed, --switch, --mtu-bytes,
+--work DIR (run folders are kept there), --per-flow (adds the mean absolute
+per-message relative error where the flow lists line up row by row).
 """
 import argparse
 import csv
@@ -46,6 +47,15 @@ def workloads(net, workdir):
         with open(path, "w") as f:
             f.write("\n".join(str(2 * i + app) for i in range(half)) + "\n")
         maps.append(path)
+    # a local incast: 11 senders in two blocks of endpoints (on a 72-node dragonfly, groups 1 and 2)
+    # gather 256 KiB each to endpoint 0, three times, while every other endpoint sends 64 KiB
+    # messages to random others at 10 % of its link rate (the victims)
+    senders = list(range(n // 9, n // 9 + 6)) + list(range(2 * n // 9, 2 * n // 9 + 5))
+    local = [0] + senders
+    lpath = os.path.join(workdir, f"{net}-local-incast.txt")
+    with open(lpath, "w") as f:
+        f.write("\n".join(str(e) for e in local) + "\n")
+    local_set = set(local)
     return [
         ("a uniform", ["-p", f"uniform:flows_per_endpoint={fpe}",
                        "--bytes", "100000", "--load", "0.5"], None),
@@ -56,15 +66,20 @@ def workloads(net, workdir):
         ("d 2 apps", ["-a", f"collective:op=allreduce,bytes=8,iters=50,tasks={half},mapping={maps[0]}",
                       "-a", f"nn3d:bytes=131072,iters=5,tasks={half},mapping={maps[1]}"],
          lambda src: src % 2),
+        ("e local incast", ["-a", f"collective:op=gather,alg=linear,bytes=262144,iters=3,tasks={len(local)},mapping={lpath}",
+                            "-a", "uniform_bg:rate=0.1,bytes=65536,duration=0.0006"],
+         lambda src: 0 if src in local_set else 1),
     ]
 
 
-def transports(ks):
+def transports(ks, zooms=()):
     out = [("flow", ["--transport", "flow"]),
            ("packet", ["--transport", "packet"])]
     for k in ks:
         out.append((f"hybrid hottest:k={k}",
                     ["--transport", "hybrid", "--zoom", f"hottest:k={k}"]))
+    for z in zooms:
+        out.append((f"hybrid {z}", ["--transport", "hybrid", "--zoom", z]))
     out.append(("hybrid all", ["--transport", "hybrid", "--zoom", "all"]))
     return out
 
@@ -94,7 +109,7 @@ def run(binary, net, wl_args, tr_args, args, outdir):
         cmd += ["-r", routing]
     cmd += wl_args + tr_args
     if tr_args[1] != "flow":
-        cmd += ["--switch", args.switch, "--mtu-bytes", str(args.mtu_bytes)]
+        cmd += ["--switch", args.switch, "--mtu-bytes", str(args.mtu_bytes), "--vc-scheme", args.vc_scheme]
     cmd += ["--out", outdir, "--flows-csv", "--no-progress", "-q"]
     t0 = time.monotonic()
     p = subprocess.run(cmd, capture_output=True, text=True)
@@ -127,8 +142,10 @@ def main():
     ap.add_argument("--bin", default=os.path.join(here, "..", "build", "release", "bin", "interflow"))
     ap.add_argument("--networks", default="fattree64,fattree512",
                     help="comma-separated, from: " + ",".join(NETWORKS))
-    ap.add_argument("--workloads", default="a,b,c,d", help="subset of a,b,c,d")
+    ap.add_argument("--workloads", default="a,b,c,d,e", help="subset of a,b,c,d,e")
     ap.add_argument("--ks", default="2,4,8", help="k of the hottest:k=K zooms")
+    ap.add_argument("--zooms", default="", help="further --zoom specs, separated by '/'")
+    ap.add_argument("--vc-scheme", default="auto", help="--vc-scheme of packet and hybrid runs")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--switch", default="vct:vcs=4,buffer-flits=64")
     ap.add_argument("--mtu-bytes", type=int, default=1024)
@@ -139,6 +156,7 @@ def main():
 
     os.makedirs(args.work, exist_ok=True)
     ks = [int(k) for k in args.ks.split(",") if k]
+    zooms = [z for z in args.zooms.split("/") if z]
     wanted = set(args.workloads.split(","))
     problems = []
     compact = []  # (net, workload, group, transport, err mean, err median, err p99)
@@ -149,7 +167,7 @@ def main():
             if wname.split()[0] not in wanted:
                 continue
             results = {}
-            for tname, targs in transports(ks):
+            for tname, targs in transports(ks, zooms):
                 outdir = os.path.join(args.work, f"{net}-{wname.split()[0]}-{tname.replace(' ', '_').replace(':', '').replace('=', '')}")
                 r = run(args.bin, net, wargs, targs, args, outdir)
                 results[tname] = r
@@ -227,7 +245,7 @@ def main():
             print()
     if compact:
         print("### Summary: relative error of completion time vs packet (mean / median / p99)\n")
-        tnames = [t for t, _ in transports(ks) if t != "packet"]
+        tnames = [t for t, _ in transports(ks, zooms) if t != "packet"]
         print("| network | workload | group | " + " | ".join(tnames) + " |")
         print("|" + "---|" * (3 + len(tnames)))
         keys = []
