@@ -49,6 +49,7 @@ std::vector<std::uint8_t> HybridTransport::zoom_links(const PathTable& paths) {
   if (map_.regions.empty()) return {};
   zoom_ = std::make_unique<ZoomNetwork>(net_, map_, options_.local);
   fabric_ = std::make_unique<packet::Fabric>(zoom_->network(), options_.clock, options_.local);
+  mark_router_cables();
   clock_s_ = fabric_->clock_ns() * 1e-9;
   std::vector<std::uint8_t> marks(net_.num_links(), 0);
   for (const Region& r : map_.regions) {
@@ -85,6 +86,18 @@ void HybridTransport::open(const MessageTable& messages, TransportResult& result
   stats_.epoch_s = epoch_s_;
 }
 
+// A boundary endpoint that stands for a cable from or to an outside router: its channels count as
+// router-to-router channels for the hop classes, as the cable does in the full network, so that with
+// the segments' first hops (plan_segments) every packet is in the class it would have there.
+void HybridTransport::mark_router_cables() {
+  for (EndpointId b = 0; b < zoom_->network().num_endpoints(); ++b) {
+    const LinkId in = zoom_->ingress_of(b);
+    if (in == kNone || net_.kind(net_.source(in)) != VertexKind::Switch) continue;
+    fabric_->stands_for_router_link(fabric_->injection(b));
+    fabric_->stands_for_router_link(fabric_->ejection(b));
+  }
+}
+
 // Every coupled variable's crossings as segments of the zoom network, with the flow-level latency
 // before each and after the last; a coupled message's paths that touch no region are flow-level parts.
 void HybridTransport::plan_segments() {
@@ -113,7 +126,10 @@ void HybridTransport::plan_segments() {
         if (entry == exit)
           throw InputError("zoom: the route of message " + std::to_string(f) +
                            " leaves a region by the cable it came in by; the hybrid transport cannot carry it");
-        segs_.push_back({routes_.add(channels), entry, exit, latency_s(net_, links.subspan(done, c.first - done))});
+        std::uint32_t hops = 0;  // router-to-router links before the segment's first, in the full network
+        for (std::uint32_t i = 0; i < c.first; ++i)
+          hops += net_.kind(net_.source(links[i])) == VertexKind::Switch && net_.kind(net_.target(links[i])) == VertexKind::Switch;
+        segs_.push_back({routes_.add(channels, hops), entry, exit, latency_s(net_, links.subspan(done, c.first - done))});
         done = c.last + 1;
         transit += zero_load_cycles(channels, mtu_of(f));
       }

@@ -191,6 +191,7 @@ class HybridTransport final : public Transport {
 
   std::vector<std::uint8_t> zoom_links(const PathTable& paths);  // the flow level's hook, once routed
   void plan_segments();
+  void mark_router_cables();
   double default_epoch() const;
   double zero_load_cycles(std::span<const packet::ChannelId> channels, std::uint32_t bytes) const;
   void activate_var(std::uint32_t v);

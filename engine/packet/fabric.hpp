@@ -54,8 +54,11 @@ class Fabric {
   // The channel of a network link.
   ChannelId channel_of(LinkId l) const { return link_channel_[l]; }
   // A channel between two routers: the only kind that can lie on a dependency cycle (the hop
-  // classes count these), unlike an endpoint's injection or ejection, its own cable or not.
-  bool between_routers(ChannelId c) const { return !is_nic(src_[c]) && !is_nic(dst_[c]); }
+  // classes count these), unlike an endpoint's injection or ejection, its own cable or not. A NIC's
+  // channel can be made to count as one (stands_for_router_link): the hybrid zoom's boundary
+  // endpoint for a cable from an outside router, so that hop classes run on as in the full network.
+  bool between_routers(ChannelId c) const { return network_[c] != 0; }
+  void stands_for_router_link(ChannelId c) { network_[c] = 1; }
   ChannelId injection(EndpointId e) const { return injection_[e]; }
   ChannelId ejection(EndpointId e) const { return ejection_[e]; }
 
@@ -91,7 +94,7 @@ class Fabric {
   std::vector<std::uint32_t> router_index_;  // vertex -> router (kNone for endpoint vertices)
   std::vector<ElementId> src_, dst_;
   std::vector<std::uint32_t> rate_, latency_;
-  std::vector<std::uint8_t> up_;
+  std::vector<std::uint8_t> up_, network_;
   std::vector<LinkId> link_;
   std::vector<ChannelId> link_channel_;  // network link -> its channel
   std::vector<ChannelId> injection_, ejection_;
@@ -107,12 +110,19 @@ class ChannelRoutes {
  public:
   ChannelRoutes(const Fabric& fabric, const PathTable& paths);
   ChannelRoutes() : offset_(1, 0) {}  // empty; routes are added one by one
-  // Appends a route of channels; returns its variable number.
-  std::uint32_t add(std::span<const ChannelId> channels) {
+  // Appends a route of channels; returns its variable number. `first_hops`: the router-to-router
+  // channels its packets have crossed before its first one (a hybrid segment's, in the full network),
+  // where the hops virtual-channel scheme starts them.
+  std::uint32_t add(std::span<const ChannelId> channels, std::uint32_t first_hops = 0) {
     channels_.insert(channels_.end(), channels.begin(), channels.end());
     offset_.push_back(channels_.size());
+    if (first_hops > 0 || !first_hops_.empty()) {
+      first_hops_.resize(offset_.size() - 1, 0);
+      first_hops_.back() = first_hops;
+    }
     return static_cast<std::uint32_t>(offset_.size() - 2);
   }
+  std::uint32_t first_hops(std::uint32_t var) const { return var < first_hops_.size() ? first_hops_[var] : 0; }
   std::uint32_t num_routes() const { return static_cast<std::uint32_t>(offset_.size() - 1); }
   std::span<const ChannelId> route(std::uint32_t var) const {
     return {channels_.data() + offset_[var], offset_[var + 1] - offset_[var]};
@@ -125,6 +135,7 @@ class ChannelRoutes {
  private:
   std::vector<std::uint64_t> offset_;
   std::vector<ChannelId> channels_;
+  std::vector<std::uint32_t> first_hops_;  // empty while every route starts at 0
 };
 
 }  // namespace interflow::packet

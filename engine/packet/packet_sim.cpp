@@ -327,6 +327,7 @@ void PacketSim::generate_packets(std::uint32_t index) {
     pk.vc = 0;
     pk.lane = !router_.sl2sc.empty() ? s.m.sl : router_.sl2vl.empty() ? 0 : router_.sl2vl[s.m.sl];
     pk.vc_state = VcState{};
+    pk.vc_state.hops = routes_.first_hops(var);
     pk.ready = std::max(now_, s.generated) + router_.nic_delay;
     pk.tail = pk.ready;
     push(q, p);

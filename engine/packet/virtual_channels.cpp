@@ -35,7 +35,7 @@ class DependencyGraph {
     for (std::uint64_t u = 0; u < nodes; ++u)
       first_bit_[u + 1] = first_bit_[u] + fabric.outputs(fabric.dst(channel(u))).size() * classes_;
     bits_.assign((first_bit_[nodes] + 63) / 64, 0);
-    for (std::uint32_t v = 0; v < routes.num_routes(); ++v) add_route(routes.route(v), scheme);
+    for (std::uint32_t v = 0; v < routes.num_routes(); ++v) add_route(routes.route(v), routes.first_hops(v), scheme);
   }
 
   std::uint64_t num_nodes() const { return static_cast<std::uint64_t>(fabric_.num_channels()) * classes_; }
@@ -54,8 +54,9 @@ class DependencyGraph {
   }
 
  private:
-  void add_route(std::span<const ChannelId> route, const VcScheme& scheme) {
+  void add_route(std::span<const ChannelId> route, std::uint32_t first_hops, const VcScheme& scheme) {
     VcState state;
+    state.hops = first_hops;
     std::uint64_t previous = kNone;
     for (const ChannelId c : route) {
       const std::uint32_t cls = enter(scheme, state, c, fabric_.between_routers(c));
@@ -145,7 +146,7 @@ std::uint32_t longest_route(const Fabric& fabric, const ChannelRoutes& routes) {
   std::uint32_t classes = 1;
   for (std::uint32_t v = 0; v < routes.num_routes(); ++v) {
     const auto route = routes.route(v);
-    std::uint32_t hops = 0;
+    std::uint32_t hops = routes.first_hops(v);
     for (std::size_t i = 0; i + 1 < route.size(); ++i) {
       classes = std::max(classes, hops + 1);
       if (fabric.between_routers(route[i])) ++hops;

@@ -301,6 +301,41 @@ TEST_CASE("hybrid: with an ideal zoom model the completion times stay within the
   }
 }
 
+TEST_CASE("hybrid: packets entering a region from outside routers keep the hop class of the full network") {
+  // Messages from the other groups of a dragonfly into group 0, which is zoomed. In the full network
+  // a route's k-th router-to-router link is in hop class k-1, so the hops scheme needs as many classes
+  // as the most router-to-router links on a route; the last one lies in group 0. The zoom starts each
+  // segment's packets at the hops they have made before it (its boundary cable from an outside router
+  // counting as one), so it needs the same classes, not only those of the links inside the group.
+  const Net n("dragonfly:a=4,p=2,h=2,g=9", "dfmin");  // one global link per pair of groups
+  const Network& net = n.net();
+  const std::vector<std::vector<VertexId>> groups = n.topology->switch_groups();
+  REQUIRE(groups.size() == 9);
+  std::vector<std::uint8_t> zoomed(net.num_vertices(), 0), in_group0(net.num_vertices(), 0);
+  for (VertexId r : groups[0]) zoomed[r] = in_group0[r] = 1;
+  const auto group0_endpoint = [&](EndpointId e) { return in_group0[net.target(net.out_begin(net.endpoint_vertex(e)))] != 0; };
+  std::vector<EndpointId> inside, outside;
+  for (EndpointId e = 0; e < net.num_endpoints(); ++e) (group0_endpoint(e) ? inside : outside).push_back(e);
+  REQUIRE(inside.size() == 8);
+  FlowWorkload w;
+  for (std::size_t i = 0; i < outside.size(); ++i) w.add(outside[i], inside[i % inside.size()], 4096, 1e-8 * static_cast<double>(i));
+  HybridOptions o = options(1024, 4);
+  o.vc_scheme = "hops";
+  HybridTransport t(n.net(), *n.routing, fixed_zoom(zoomed), o);
+  const TransportResult r = drivers::run_flows(net, t, w);  // close() checks the packet engine's invariants
+  std::uint32_t most = 0;  // router-to-router links on a route, at most
+  for (FlowId f = 0; f < w.size(); ++f) {
+    REQUIRE(r.state[f] == FlowState::Delivered);
+    std::uint32_t hops = 0;
+    for (LinkId l : r.paths.links(r.paths.first_var(f)))
+      hops += net.kind(net.source(l)) == VertexKind::Switch && net.kind(net.target(l)) == VertexKind::Switch;
+    most = std::max(most, hops);
+  }
+  CHECK(most == 3);  // local, global, local (dfmin)
+  CHECK(t.scheme().kind == packet::VcSchemeKind::Hops);
+  CHECK(t.scheme().classes == most);  // inside group 0 alone, one local link: one class
+}
+
 TEST_CASE("hybrid: with every router zoomed the run is the packet run") {
   // Every route lies in the one region from end to end, so every message goes whole to its source's
   // boundary endpoint at its start, as the packet transport hands it to its NIC: same switch model,
