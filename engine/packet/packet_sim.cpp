@@ -68,9 +68,9 @@ PacketSim::PacketSim(const Fabric& fabric, const PathTable& paths, const Channel
   queued_at_.assign(fabric.num_elements(), 0);
   if (router_.output_buffered()) make_output_buffers();
   if (router_.hierarchical()) make_central();
-  injection_.assign(static_cast<std::size_t>(n) * nic_.service_levels, Queue{});
-  injection_bytes_.assign(injection_.size(), 0);
-  app_queue_.resize(injection_.size());
+  injection_.assign(static_cast<std::size_t>(n) * nic_.service_levels * scheme_.classes, Queue{});
+  injection_bytes_.assign(static_cast<std::size_t>(n) * nic_.service_levels, 0);
+  app_queue_.resize(injection_bytes_.size());
   sl_rr_.assign(n, 0);
   is_active_.assign(fabric.num_elements(), 0);
   stats_.sl.assign(nic_.service_levels, SlStats{});
@@ -314,7 +314,13 @@ void PacketSim::generate_packets(std::uint32_t index) {
     }
   }
   const std::uint64_t mtu = nic_.mtu_bytes[s.m.sl];
-  Queue& q = injection_[s.m.src * nic_.service_levels + s.m.sl];
+  // Its deadlock class on the injection channel: 0 for a NIC's own messages; a hybrid segment's
+  // packets from a cable of an outside router start at the hops made before it (ChannelRoutes).
+  VcState first;
+  first.hops = routes_.first_hops(var);
+  const ChannelId inject = routes_.at(routes_.begin(var));
+  const std::uint32_t cls = enter(scheme_, first, inject, fabric_.between_routers(inject));
+  Queue& q = injection_[(std::size_t{s.m.src} * nic_.service_levels + s.m.sl) * scheme_.classes + cls];
   for (std::uint64_t left = s.m.bytes; left > 0;) {
     const std::uint64_t bytes = std::min(left, mtu);
     left -= bytes;
@@ -360,7 +366,9 @@ void PacketSim::refill_nic(EndpointId e) {
 bool PacketSim::nic_idle(EndpointId e) const {
   for (std::uint32_t sl = 0; sl < nic_.service_levels; ++sl) {
     const std::size_t k = e * nic_.service_levels + sl;
-    if (injection_[k].head != kNone || !app_queue_[k].empty()) return false;
+    if (!app_queue_[k].empty()) return false;
+    for (std::uint32_t cls = 0; cls < scheme_.classes; ++cls)
+      if (injection_[k * scheme_.classes + cls].head != kNone) return false;
   }
   return true;
 }
@@ -535,14 +543,17 @@ void PacketSim::count_injection(std::uint32_t flits) {
   counts.back().second += flits;
 }
 
-// One cycle of a NIC: round robin over its service levels, the first ready packet that fits.
+// One cycle of a NIC: round robin over its service levels, the first ready packet that fits; within
+// a service level, a queue per deadlock class in class order (only class 0 holds packets but at a
+// hybrid zoom's boundary, where one cable carries packets of several classes, as a router's output
+// with its VCs would).
 void PacketSim::step_nic(EndpointId e) {
   const ChannelId c = fabric_.injection(e);
   if (channel_free_[c] > now_) return;
   const std::uint32_t sls = nic_.service_levels;
-  for (std::uint32_t k = 0; k < sls; ++k) {
-    const std::uint32_t sl = (sl_rr_[e] + k) % sls;
-    Queue& q = injection_[e * sls + sl];
+  for (std::uint32_t k = 0; k < sls * scheme_.classes; ++k) {
+    const std::uint32_t sl = (sl_rr_[e] + k / scheme_.classes) % sls;
+    Queue& q = injection_[(std::size_t{e} * sls + sl) * scheme_.classes + k % scheme_.classes];
     const std::uint32_t p = q.head;
     if (p == kNone || packets_[p].ready > now_) continue;
     const std::uint32_t vc = pick_vc(p, c, credits_);
