@@ -109,7 +109,7 @@ Json zoom_json(const DynamicRun& run) {
   for (std::size_t sl = 0; sl < run.packet_stats.sl.size(); ++sl) {
     const packet::SlStats& st = run.packet_stats.sl[sl];
     sls.push_back({{"sl", sl},
-                   {"packets", st.delivered_messages},
+                   {"crossings", st.delivered_messages},
                    {"mean_latency_ns", st.mean_latency() * z.clock_ns},
                    {"max_latency_ns", static_cast<double>(st.latency_max) * z.clock_ns}});
   }
@@ -208,7 +208,7 @@ void print_dynamic_summary(const DynamicRun& run, const RunHeader& header, std::
                 << " s, " << z.stats.cap_changes << " cap changes\n";
     for (std::size_t sl = 0; sl < run.packet_stats.sl.size(); ++sl)
       out << "  SL " << sl << " through the zoom: " << run.packet_stats.sl[sl].delivered_messages
-          << " packets, latency mean/max " << run.packet_stats.sl[sl].mean_latency() * z.clock_ns << " / "
+          << " crossings (packets and whole messages), latency mean/max " << run.packet_stats.sl[sl].mean_latency() * z.clock_ns << " / "
           << static_cast<double>(run.packet_stats.sl[sl].latency_max) * z.clock_ns << " ns\n";
   } else if (run.packet) {
     const packet::RunStats& st = run.packet_stats;

@@ -17,15 +17,26 @@
 # its run time alone, same transport and seed), the mean over SEEDS placements, and the background's
 # mean message latency; then the wall time of each mode. (manual/hybrid.md; bench/RESULTS.md
 # "Hybrid runs".) Two minutes on two cores with 3 seeds.
-# Usage: examples/qos-hybrid-interference.sh [INTERFLOW] [SEEDS]
+# SCALE=paper runs nekbone alone on the paper's 8,448-node megafly (214.75 Gbit/s links) with 2,197
+# background tasks of 1 MiB messages, flow and hybrid only (the packet transport refuses 71 million
+# endpoint pairs): about 5 minutes per seed and rate with the hybrid transport.
+# Usage: [SCALE=paper] examples/qos-hybrid-interference.sh [INTERFLOW] [SEEDS]
 set -euo pipefail
 bin=${1:-build/release/bin/interflow}
 seeds=${2:-3}
 net="-t megafly:leaves=4,spines=4,p=4,h=4,g=5 -r mfmin"
+bg="uniform_bg:tasks=40,placement=random,class=1,bytes=65536"
 declare -A app=(
   [nekbone]="nekbone:tasks=27,iters=3,placement=random"
   [lammps]="lammps:tasks=32,iters=3,placement=random"
 )
+apps_run="nekbone lammps"
+if [ "${SCALE:-}" = paper ]; then
+  net="-t megafly:leaves=16,spines=16,p=16,h=16,g=33 -r mfmin --endpoint-gbps 214.75 --switch-gbps 214.75"
+  bg="uniform_bg:tasks=2197,placement=random,class=1,bytes=1048576"
+  app[nekbone]="nekbone:tasks=2197,iters=3,placement=random"
+  apps_run="nekbone"
+fi
 sw="--switch ib:vls=6,speedup=2 --credit-bytes 64 --mtu-bytes 2048"
 qos_flow="--policy qos --class-cap 0.7,1 --class-priority 0,1"
 qos_packet="--scheduler tclass:caps=0.7;1,priorities=0;1,window-ns=5000000"
@@ -38,16 +49,17 @@ declare -A mode=(
   [packet-qos]="--transport packet $sw $qos_packet"
 )
 order="flow hybrid packet flow-qos hybrid-qos packet-qos"
+[ "${SCALE:-}" = paper ] && order="flow hybrid flow-qos hybrid-qos"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-for a in nekbone lammps; do
+for a in $apps_run; do
   for m in $order; do
     for rate in 0 0.05 0.1 0.2 0.365; do
       # alone, a mode with classes runs as the mode without: one class, nothing to cap or order
       case "$m:$rate" in *-qos:0) continue ;; esac
       for seed in $(seq "$seeds"); do
         apps=(-a "${app[$a]}")
-        [ "$rate" = 0 ] || apps+=(-a "uniform_bg:tasks=40,placement=random,class=1,bytes=65536,rate=$rate,duration=0.0004")
+        [ "$rate" = 0 ] || apps+=(-a "$bg,rate=$rate,duration=0.0004")
         start=$(date +%s.%N)
         # shellcheck disable=SC2086
         "$bin" dynamic $net "${apps[@]}" ${mode[$m]} --seed "$seed" --json --no-progress > "$tmp/run.json"
