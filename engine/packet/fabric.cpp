@@ -65,7 +65,6 @@ void Fabric::add_channel(ElementId src, ElementId dst, double gbps, double laten
   rate_.push_back(static_cast<std::uint32_t>(whole));
   latency_.push_back(std::max<std::uint32_t>(1, static_cast<std::uint32_t>(std::ceil(latency_ns / clock_ns_ - 1e-9))));
   up_.push_back(up ? 1 : 0);
-  network_.push_back(!is_nic(src) && !is_nic(dst) ? 1 : 0);
   link_.push_back(link);
 }
 

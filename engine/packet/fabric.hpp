@@ -57,8 +57,13 @@ class Fabric {
   // classes count these), unlike an endpoint's injection or ejection, its own cable or not. A NIC's
   // channel can be made to count as one (stands_for_router_link): the hybrid zoom's boundary
   // endpoint for a cable from an outside router, so that hop classes run on as in the full network.
-  bool between_routers(ChannelId c) const { return network_[c] != 0; }
-  void stands_for_router_link(ChannelId c) { network_[c] = 1; }
+  bool between_routers(ChannelId c) const {
+    return (!is_nic(src_[c]) && !is_nic(dst_[c])) || (!router_link_.empty() && router_link_[c] != 0);
+  }
+  void stands_for_router_link(ChannelId c) {
+    router_link_.resize(src_.size(), 0);
+    router_link_[c] = 1;
+  }
   ChannelId injection(EndpointId e) const { return injection_[e]; }
   ChannelId ejection(EndpointId e) const { return ejection_[e]; }
 
@@ -94,7 +99,8 @@ class Fabric {
   std::vector<std::uint32_t> router_index_;  // vertex -> router (kNone for endpoint vertices)
   std::vector<ElementId> src_, dst_;
   std::vector<std::uint32_t> rate_, latency_;
-  std::vector<std::uint8_t> up_, network_;
+  std::vector<std::uint8_t> up_;
+  std::vector<std::uint8_t> router_link_;  // NIC channels that count as router-to-router (empty: none)
   std::vector<LinkId> link_;
   std::vector<ChannelId> link_channel_;  // network link -> its channel
   std::vector<ChannelId> injection_, ejection_;

@@ -72,6 +72,7 @@ PacketSim::PacketSim(const Fabric& fabric, const PathTable& paths, const Channel
   injection_bytes_.assign(static_cast<std::size_t>(n) * nic_.service_levels, 0);
   app_queue_.resize(injection_bytes_.size());
   sl_rr_.assign(n, 0);
+  nic_classes_.assign(n, 1);
   is_active_.assign(fabric.num_elements(), 0);
   stats_.sl.assign(nic_.service_levels, SlStats{});
   stats_.channel_flits.assign(fabric.num_channels(), 0);
@@ -320,7 +321,8 @@ void PacketSim::generate_packets(std::uint32_t index) {
   first.hops = routes_.first_hops(var);
   const ChannelId inject = routes_.at(routes_.begin(var));
   const std::uint32_t cls = enter(scheme_, first, inject, fabric_.between_routers(inject));
-  Queue& q = injection_[(std::size_t{s.m.src} * nic_.service_levels + s.m.sl) * scheme_.classes + cls];
+  Queue& q = injection_[cls * injection_bytes_.size() + std::size_t{s.m.src} * nic_.service_levels + s.m.sl];
+  nic_classes_[s.m.src] = std::max(nic_classes_[s.m.src], cls + 1);
   for (std::uint64_t left = s.m.bytes; left > 0;) {
     const std::uint64_t bytes = std::min(left, mtu);
     left -= bytes;
@@ -367,8 +369,8 @@ bool PacketSim::nic_idle(EndpointId e) const {
   for (std::uint32_t sl = 0; sl < nic_.service_levels; ++sl) {
     const std::size_t k = e * nic_.service_levels + sl;
     if (!app_queue_[k].empty()) return false;
-    for (std::uint32_t cls = 0; cls < scheme_.classes; ++cls)
-      if (injection_[k * scheme_.classes + cls].head != kNone) return false;
+    for (std::uint32_t cls = 0; cls < nic_classes_[e]; ++cls)
+      if (injection_[cls * injection_bytes_.size() + k].head != kNone) return false;
   }
   return true;
 }
@@ -551,9 +553,11 @@ void PacketSim::step_nic(EndpointId e) {
   const ChannelId c = fabric_.injection(e);
   if (channel_free_[c] > now_) return;
   const std::uint32_t sls = nic_.service_levels;
-  for (std::uint32_t k = 0; k < sls * scheme_.classes; ++k) {
-    const std::uint32_t sl = (sl_rr_[e] + k / scheme_.classes) % sls;
-    Queue& q = injection_[(std::size_t{e} * sls + sl) * scheme_.classes + k % scheme_.classes];
+  const std::uint32_t classes = nic_classes_[e];  // 1 but at a hybrid zoom's boundary
+  for (std::uint32_t k = 0; k < sls * classes; ++k) {
+    const std::uint32_t sl = classes == 1 ? (sl_rr_[e] + k) % sls : (sl_rr_[e] + k / classes) % sls;
+    const std::uint32_t cls = classes == 1 ? 0 : k % classes;
+    Queue& q = injection_[cls * injection_bytes_.size() + std::size_t{e} * sls + sl];
     const std::uint32_t p = q.head;
     if (p == kNone || packets_[p].ready > now_) continue;
     const std::uint32_t vc = pick_vc(p, c, credits_);

@@ -390,10 +390,11 @@ class PacketSim {
   std::vector<std::uint32_t> mport_rr_;           // per MPort: round robin over its inputs
 
   // NICs: per endpoint x SL, the injection queue (packets) and the application queue (messages).
-  std::vector<Queue> injection_;
+  std::vector<Queue> injection_;  // per deadlock class, per NIC and SL (class-major: class 0 first)
   std::vector<std::uint64_t> injection_bytes_;
   std::vector<std::deque<std::uint32_t>> app_queue_;
   std::vector<std::uint32_t> sl_rr_;
+  std::vector<std::uint32_t> nic_classes_;  // per NIC: 1 + the highest deadlock class it has queued
   std::uint64_t app_queued_ = 0;
 
   std::vector<ElementId> active_;
