@@ -135,11 +135,13 @@ void HybridTransport::plan_segments() {
       }
       msg_[f].transit_s = std::max(msg_[f].transit_s, transit * clock_s_);
       if (!cross.empty()) tail_s_[v] = latency_s(net_, links.subspan(done));
-      whole_[f] = options_.whole_messages && paths.end_var(f) - paths.first_var(f) == 1 && cross.size() == 1 &&
-                  cross[0].first == 0 &&
-                  cross[0].last + 1 == links.size() && messages_->bytes[f] <= 4294967295.0;
-      sourced_[f] = options_.whole_messages && !whole_[f] && paths.end_var(f) - paths.first_var(f) == 1 &&
-                 !cross.empty() && cross[0].first == 0;
+      // One route that starts in a region: inside it end to end, a whole message; else from a zoomed
+      // router's endpoint out of its region.
+      const bool from_region = options_.whole_messages && paths.end_var(f) - paths.first_var(f) == 1 &&
+                               !cross.empty() && cross[0].first == 0;
+      whole_[f] = from_region && cross.size() == 1 && cross[0].last + 1 == links.size() &&
+                  messages_->bytes[f] <= 4294967295.0;
+      sourced_[f] = from_region && !whole_[f];
       msg_[f].segments += static_cast<std::uint32_t>(cross.size());
       seg_offset_.push_back(static_cast<std::uint32_t>(segs_.size()));
     }
@@ -194,12 +196,7 @@ bool HybridTransport::start(MessageId m) {
   for (std::uint32_t v = paths.first_var(m); v < paths.end_var(m); ++v) emitted_bits_[v] = 0;
   if (sourced_[m]) {  // from a hosted endpoint: every packet to its NIC now, as the packet transport does
     ++stats_.sourced_messages;
-    const std::uint32_t v = paths.first_var(m);
-    for (std::uint64_t left = s.bytes; left > 0;) {
-      const std::uint64_t bytes = std::min<std::uint64_t>(left, mtu_of(m));
-      emit(v, bytes, now());
-      left -= bytes;
-    }
+    emit_all(paths.first_var(m), s.bytes);
   }
   return true;  // its packets are timed once the batch has its rates (end_batch)
 }
@@ -253,6 +250,16 @@ void HybridTransport::emit(std::uint32_t v, std::uint64_t bytes, double left_sou
   hand(v, 0, static_cast<std::uint32_t>(bytes), left_source + segs_[seg_offset_[v]].lead_s);
 }
 
+// `bytes` of variable v cut into packets of its MTU, all left their source now.
+void HybridTransport::emit_all(std::uint32_t v, std::uint64_t bytes) {
+  const std::uint32_t mtu = mtu_of(message_of(v));
+  for (std::uint64_t left = bytes; left > 0;) {
+    const std::uint64_t packet = std::min<std::uint64_t>(left, mtu);
+    emit(v, packet, now());
+    left -= packet;
+  }
+}
+
 void HybridTransport::hand(std::uint32_t v, std::uint32_t segment, std::uint32_t bytes, double at) {
   const Segment& g = segs_[seg_offset_[v] + segment];
   const MessageId m = message_of(v);
@@ -297,11 +304,7 @@ void HybridTransport::flush(MessageId m) {
   for (std::uint32_t v = paths.first_var(m); v < paths.end_var(m); ++v) {
     if (seg_offset_[v + 1] == seg_offset_[v]) continue;
     const std::uint64_t mine = v == last ? (total > others ? total - others : 0) : carried(v);
-    for (std::uint64_t left = mine > cut(v) ? mine - cut(v) : 0; left > 0;) {
-      const std::uint64_t bytes = std::min<std::uint64_t>(left, mtu_of(m));
-      emit(v, bytes, now());
-      left -= bytes;
-    }
+    emit_all(v, mine > cut(v) ? mine - cut(v) : 0);
   }
   if (flow_part_s_[m] >= 0) s.last_arrival = std::max(s.last_arrival, now() + flow_part_s_[m]);
   if (sourced_[m]) s.last_arrival = std::max(s.last_arrival, now() + static_cast<double>(r_->latency_s[m]));

@@ -198,6 +198,7 @@ class HybridTransport final : public Transport {
   void rekey(std::uint32_t v);
   void feed(double target);
   void emit(std::uint32_t v, std::uint64_t bytes, double left_source);
+  void emit_all(std::uint32_t v, std::uint64_t bytes);
   void hand(std::uint32_t v, std::uint32_t segment, std::uint32_t bytes, double at);
   void flush(MessageId m);
   void maybe_deliver(MessageId m);
@@ -231,9 +232,9 @@ class HybridTransport final : public Transport {
   std::vector<Segment> segs_;
   std::vector<double> tail_s_;
   std::vector<MessageId> var_message_;  // per path variable, its message
-  std::vector<double> flow_part_s_;
+  std::vector<double> flow_part_s_;  // per message: latency of its longest path that touches no region (-1: none)
   std::vector<std::uint8_t> sourced_;  // per message: from a hosted endpoint, out of the region: its packets at its start
-  std::vector<std::uint8_t> whole_;  // per message: its only route lies in one region, end to end  // per message: latency of its longest path that touches no region (-1: none)
+  std::vector<std::uint8_t> whole_;    // per message: its only route lies in one region, end to end
   packet::ChannelRoutes routes_;
   PathTable no_pairs_;  // empty: every zoom message names its route
   packet::VcScheme scheme_;

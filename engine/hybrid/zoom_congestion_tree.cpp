@@ -30,13 +30,12 @@ class ZoomCongestionTree final : public ZoomSelection {
   // The links_ links with the most routed bytes per capacity (ties to the lower id); links no message
   // crosses are never hot.
   std::vector<std::uint8_t> hottest_links(const ZoomContext& c) const {
-    const std::vector<double> bytes = routed_bytes(c);
+    const std::vector<double> heat = link_heat(c);
     std::vector<LinkId> order(c.net.num_links());
     std::iota(order.begin(), order.end(), LinkId{0});
-    const auto heat = [&](LinkId l) { return bytes[l] / std::max(1e-30, c.net.capacity_gbps(l)); };
-    std::sort(order.begin(), order.end(), [&](LinkId a, LinkId b) { return heat(a) != heat(b) ? heat(a) > heat(b) : a < b; });
+    std::sort(order.begin(), order.end(), [&](LinkId a, LinkId b) { return heat[a] != heat[b] ? heat[a] > heat[b] : a < b; });
     std::vector<std::uint8_t> hot(c.net.num_links(), 0);
-    for (std::size_t i = 0; i < std::min<std::size_t>(links_, order.size()) && bytes[order[i]] > 0; ++i) hot[order[i]] = 1;
+    for (std::size_t i = 0; i < std::min<std::size_t>(links_, order.size()) && heat[order[i]] > 0; ++i) hot[order[i]] = 1;
     return hot;
   }
   // The switches of one route from its start to the source of its last hot link.

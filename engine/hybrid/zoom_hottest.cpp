@@ -14,14 +14,14 @@ class ZoomHottest final : public ZoomSelection {
  public:
   explicit ZoomHottest(std::uint32_t k) : k_(k) {}
   std::vector<std::uint8_t> select(const ZoomContext& c) const override {
-    const std::vector<double> bytes = routed_bytes(c);
+    const std::vector<double> link = link_heat(c);
     std::vector<double> heat(c.net.num_vertices(), 0.0);
     std::vector<VertexId> switches;
     for (VertexId v = 0; v < c.net.num_vertices(); ++v) {
       if (c.net.kind(v) != VertexKind::Switch) continue;
       switches.push_back(v);
       for (LinkId l = c.net.out_begin(v); l < c.net.out_end(v); ++l)
-        heat[v] = std::max(heat[v], bytes[l] / std::max(1e-30, c.net.capacity_gbps(l)));
+        heat[v] = std::max(heat[v], link[l]);
     }
     // The hottest first; ties by the lower vertex id (the order does not depend on the sort).
     std::sort(switches.begin(), switches.end(),

@@ -1,5 +1,6 @@
 #include "engine/hybrid/zoom_selection.hpp"
 
+#include <algorithm>
 #include <deque>
 
 namespace interflow::hybrid {
@@ -24,6 +25,12 @@ std::vector<double> routed_bytes(const ZoomContext& c) {
       for (LinkId l : c.paths.links(v)) bytes[l] += c.messages.bytes[f] * c.paths.split(v) / total;
   }
   return bytes;
+}
+
+std::vector<double> link_heat(const ZoomContext& c) {
+  std::vector<double> heat = routed_bytes(c);
+  for (LinkId l = 0; l < c.net.num_links(); ++l) heat[l] /= std::max(1e-30, c.net.capacity_gbps(l));
+  return heat;
 }
 
 std::vector<std::uint32_t> endpoint_distance(const Network& net) {

@@ -37,9 +37,11 @@ void register_zoom_class_paths(ZoomSelectionRegistry& registry);
 void register_zoom_congestion_tree(ZoomSelectionRegistry& registry);
 void register_zoom_all(ZoomSelectionRegistry& registry);
 
-// Per link, the bytes the messages route over it (each path variable's share of its message's bytes):
-// the offered load the `hottest` selection ranks routers by.
+// Per link, the bytes the messages route over it (each path variable's share of its message's bytes).
 std::vector<double> routed_bytes(const ZoomContext& c);
+// Per link, its heat: routed_bytes over its capacity, the time it would need for the run's traffic
+// (the offered load `hottest` and `congestion-tree` rank by; 0 for a link no message crosses).
+std::vector<double> link_heat(const ZoomContext& c);
 
 // Per vertex, its distance in links from the nearest endpoint's vertex (an endpoint vertex 0, a
 // leaf switch of an indirect network 1, a router hosting endpoints 0), kNone when none is reachable.

@@ -317,11 +317,12 @@ void PacketSim::generate_packets(std::uint32_t index) {
   const std::uint64_t mtu = nic_.mtu_bytes[s.m.sl];
   // Its deadlock class on the injection channel: 0 for a NIC's own messages; a hybrid segment's
   // packets from a cable of an outside router start at the hops made before it (ChannelRoutes).
-  VcState first;
-  first.hops = routes_.first_hops(var);
+  VcState start;
+  start.hops = routes_.first_hops(var);
+  VcState on_injection = start;
   const ChannelId inject = routes_.at(routes_.begin(var));
-  const std::uint32_t cls = enter(scheme_, first, inject, fabric_.between_routers(inject));
-  Queue& q = injection_[cls * injection_bytes_.size() + std::size_t{s.m.src} * nic_.service_levels + s.m.sl];
+  const std::uint32_t cls = enter(scheme_, on_injection, inject, fabric_.between_routers(inject));
+  Queue& q = injection_queue(s.m.src, s.m.sl, cls);
   nic_classes_[s.m.src] = std::max(nic_classes_[s.m.src], cls + 1);
   for (std::uint64_t left = s.m.bytes; left > 0;) {
     const std::uint64_t bytes = std::min(left, mtu);
@@ -334,8 +335,7 @@ void PacketSim::generate_packets(std::uint32_t index) {
     pk.space = router_.credit_space(pk.flits);
     pk.vc = 0;
     pk.lane = !router_.sl2sc.empty() ? s.m.sl : router_.sl2vl.empty() ? 0 : router_.sl2vl[s.m.sl];
-    pk.vc_state = VcState{};
-    pk.vc_state.hops = routes_.first_hops(var);
+    pk.vc_state = start;
     pk.ready = std::max(now_, s.generated) + router_.nic_delay;
     pk.tail = pk.ready;
     push(q, p);
@@ -370,7 +370,7 @@ bool PacketSim::nic_idle(EndpointId e) const {
     const std::size_t k = e * nic_.service_levels + sl;
     if (!app_queue_[k].empty()) return false;
     for (std::uint32_t cls = 0; cls < nic_classes_[e]; ++cls)
-      if (injection_[cls * injection_bytes_.size() + k].head != kNone) return false;
+      if (injection_queue(e, sl, cls).head != kNone) return false;
   }
   return true;
 }
@@ -557,7 +557,7 @@ void PacketSim::step_nic(EndpointId e) {
   for (std::uint32_t k = 0; k < sls * classes; ++k) {
     const std::uint32_t sl = classes == 1 ? (sl_rr_[e] + k) % sls : (sl_rr_[e] + k / classes) % sls;
     const std::uint32_t cls = classes == 1 ? 0 : k % classes;
-    Queue& q = injection_[cls * injection_bytes_.size() + std::size_t{e} * sls + sl];
+    Queue& q = injection_queue(e, sl, cls);
     const std::uint32_t p = q.head;
     if (p == kNone || packets_[p].ready > now_) continue;
     const std::uint32_t vc = pick_vc(p, c, credits_);

@@ -395,6 +395,12 @@ class PacketSim {
   std::vector<std::deque<std::uint32_t>> app_queue_;
   std::vector<std::uint32_t> sl_rr_;
   std::vector<std::uint32_t> nic_classes_;  // per NIC: 1 + the highest deadlock class it has queued
+  Queue& injection_queue(EndpointId e, std::uint32_t sl, std::uint32_t cls) {
+    return injection_[cls * injection_bytes_.size() + std::size_t{e} * nic_.service_levels + sl];
+  }
+  const Queue& injection_queue(EndpointId e, std::uint32_t sl, std::uint32_t cls) const {
+    return injection_[cls * injection_bytes_.size() + std::size_t{e} * nic_.service_levels + sl];
+  }
   std::uint64_t app_queued_ = 0;
 
   std::vector<ElementId> active_;
