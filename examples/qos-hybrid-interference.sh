@@ -31,6 +31,7 @@ declare -A app=(
   [lammps]="lammps:tasks=32,iters=3,placement=random"
 )
 apps_run="nekbone lammps"
+case "${SCALE:-}" in "" | paper) ;; *) echo "SCALE=${SCALE}: unknown scale (leave it unset, or paper)" >&2; exit 2 ;; esac
 if [ "${SCALE:-}" = paper ]; then
   net="-t megafly:leaves=16,spines=16,p=16,h=16,g=33 -r mfmin --endpoint-gbps 214.75 --switch-gbps 214.75"
   bg="uniform_bg:tasks=2197,placement=random,class=1,bytes=1048576"
