@@ -11,7 +11,8 @@ Standard library only.  One command reproduces everything:
     python3 bench/hybrid_accuracy.py --bin build/release/bin/interflow
 
 Options: --networks small,medium (or a subset), --workloads a,b,c,d,e, --ks 2,4,8,
---zooms SPEC/SPEC (further zooms), --vc-scheme, --seed, --switch, --mtu-bytes,
+--zooms SPEC/SPEC (further zooms), --vc-scheme, --hybrid-args, --seed, --seeds S,S,...
+(messages of every seed pooled), --switch, --mtu-bytes,
 --work DIR (run folders are kept there), --per-flow (adds the mean absolute
 per-message relative error where the flow lists line up row by row).
 """
@@ -102,14 +103,36 @@ def stats(xs):
             "median": statistics.median(xs), "p99": percentile(xs, 0.99)}
 
 
-def run(binary, net, wl_args, tr_args, args, outdir):
+def run_seeds(binary, net, wl_args, tr_args, args, outdir):
+    """One run per seed of --seeds (or --seed alone), pooled: every seed's messages in one list,
+    makespan and application runtimes averaged over the seeds."""
+    seeds = [int(x) for x in args.seeds.split(",") if x] if args.seeds else [args.seed]
+    if len(seeds) == 1:
+        return run(binary, net, wl_args, tr_args, args, outdir, seeds[0])
+    parts = [run(binary, net, wl_args, tr_args, args, f"{outdir}-s{sd}", sd) for sd in seeds]
+    for p in parts:
+        if "error" in p:
+            return p
+    summary = dict(parts[0]["summary"])
+    summary["makespan_s"] = statistics.fmean(p["summary"].get("makespan_s", math.nan) for p in parts)
+    if "applications" in summary:
+        summary["applications"] = [
+            {"runtime_s": statistics.fmean(p["summary"]["applications"][a]["runtime_s"] for p in parts)}
+            for a in range(len(summary["applications"]))]
+    return {"cmd": parts[0]["cmd"], "rows": [row for p in parts for row in p["rows"]], "summary": summary,
+            "wall": sum(p["wall"] for p in parts)}
+
+
+def run(binary, net, wl_args, tr_args, args, outdir, seed):
     topo, routing, _, _ = NETWORKS[net]
-    cmd = [binary, "dynamic", "-t", topo, "-s", str(args.seed)]
+    cmd = [binary, "dynamic", "-t", topo, "-s", str(seed)]
     if routing:
         cmd += ["-r", routing]
     cmd += wl_args + tr_args
     if tr_args[1] != "flow":
         cmd += ["--switch", args.switch, "--mtu-bytes", str(args.mtu_bytes), "--vc-scheme", args.vc_scheme]
+    if tr_args[1] == "hybrid":
+        cmd += args.hybrid_args.split()
     cmd += ["--out", outdir, "--flows-csv", "--no-progress", "-q"]
     t0 = time.monotonic()
     p = subprocess.run(cmd, capture_output=True, text=True)
@@ -146,7 +169,10 @@ def main():
     ap.add_argument("--ks", default="2,4,8", help="k of the hottest:k=K zooms")
     ap.add_argument("--zooms", default="", help="further --zoom specs, separated by '/'")
     ap.add_argument("--vc-scheme", default="auto", help="--vc-scheme of packet and hybrid runs")
+    ap.add_argument("--hybrid-args", default="", help="further options of the hybrid runs (e.g. --zoom-held-exits)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--seeds", default="",
+                    help="several seeds, comma-separated: every statistic over all their messages pooled")
     ap.add_argument("--switch", default="vct:vcs=4,buffer-flits=64")
     ap.add_argument("--mtu-bytes", type=int, default=1024)
     ap.add_argument("--work", default="/tmp/hybrid_accuracy_runs")
@@ -160,7 +186,7 @@ def main():
     wanted = set(args.workloads.split(","))
     problems = []
     compact = []  # (net, workload, group, transport, err mean, err median, err p99)
-    print(f"interflow accuracy vs packet; seed {args.seed}, switch {args.switch}, "
+    print(f"interflow accuracy vs packet; seed(s) {args.seeds or args.seed}, switch {args.switch}, "
           f"mtu {args.mtu_bytes} B. Times in us; errors are (X - packet) / packet.\n")
     for net in args.networks.split(","):
         for wname, wargs, member in workloads(net, args.work):
@@ -169,7 +195,7 @@ def main():
             results = {}
             for tname, targs in transports(ks, zooms):
                 outdir = os.path.join(args.work, f"{net}-{wname.split()[0]}-{tname.replace(' ', '_').replace(':', '').replace('=', '')}")
-                r = run(args.bin, net, wargs, targs, args, outdir)
+                r = run_seeds(args.bin, net, wargs, targs, args, outdir)
                 results[tname] = r
                 print(f"  ran {net} {wname} {tname}: {r['wall']:.2f} s", file=sys.stderr)
             topo, routing, _, _ = NETWORKS[net]

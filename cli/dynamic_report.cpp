@@ -89,6 +89,7 @@ Json zoom_json(const DynamicRun& run) {
             {"routers", z.routers},
             {"regions", z.regions},
             {"boundary_endpoints", z.boundary_endpoints},
+            {"held_exits", s.held_exits},
             {"epoch_s", s.epoch_s},
             {"tolerance", run.config.zoom.tolerance},
             {"coupled_messages", s.coupled_messages},

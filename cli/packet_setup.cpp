@@ -128,10 +128,14 @@ void add_zoom_options(OptionTable& t, ZoomOptions& z, const std::string& when) {
          when + ": relative backlog growth that counts, margin of a cap below the delivered rate, and change below "
                 "which a cap stands",
          0, 0.999);
+  t.flag("--zoom-held-exits", z.held_exits,
+         when + ": a region's exits to outside routers stand for the next router's input buffer, and messages from "
+                "a zoomed router's endpoints leave at their flow-level rate, so congestion beyond a region pushes "
+                "back into it (default: exits take packets at the cable's rate)");
 }
 
 const std::vector<std::string>& zoom_option_names() {
-  static const std::vector<std::string> names{"--zoom", "--zoom-epoch-ns", "--zoom-tolerance"};
+  static const std::vector<std::string> names{"--zoom", "--zoom-epoch-ns", "--zoom-tolerance", "--zoom-held-exits"};
   return names;
 }
 
@@ -147,6 +151,7 @@ hybrid::HybridOptions hybrid_options(const flow::FlowTransportOptions& flow, con
   h.vc_scheme = o.vc_scheme;
   h.epoch_s = z.epoch_ns * 1e-9;
   h.tolerance = z.tolerance;
+  h.held_exits = z.held_exits;
   return h;
 }
 

@@ -35,6 +35,7 @@ struct ZoomOptions {
   std::string spec;
   double epoch_ns = 0;
   double tolerance = 0.02;
+  bool held_exits = false;
 };
 
 struct PacketSetup {

@@ -33,6 +33,7 @@ double latency_s(const Network& net, std::span<const LinkId> links) {
 HybridTransport::HybridTransport(const Network& net, const Routing& routing, ZoomChooser choose,
                                  const HybridOptions& options)
     : net_(net),
+      routing_(routing),
       options_(options),
       choose_(std::move(choose)),
       flow_(net, routing, with_hook(options.flow, this, &HybridTransport::zoom_links)) {
@@ -70,11 +71,11 @@ void HybridTransport::open(const MessageTable& messages, TransportResult& result
   nic_ = packet::nic_config_for(messages, options_.mtu_bytes, fabric_->flit_bytes(), options_.injection_queue_bytes);
   msg_.assign(messages.size(), MessageState{});
   plan_segments();
-  scheme_ = packet::choose_scheme(options_.vc_scheme, *fabric_, zoom_->network(), routes_, {},
-                                  options_.router.classes_per_lane(), "the zoomed routers");
+  scheme_ = choose_zoom_scheme();
   sim_ = std::make_unique<packet::PacketSim>(*fabric_, no_pairs_, routes_, scheme_, options_.router, nic_,
                                              options_.flow.seed);
   sim_->set_stall_limit(options_.stall_limit);
+  if (options_.held_exits) hold_exits();
   sim_->on_injected = [this](std::uint64_t id, packet::Cycle c) { injected(id, c); };
   sim_->on_generated = [this](std::uint64_t id) { generated(id); };
   sim_->on_arrival_known = [this](std::uint64_t id, packet::Cycle c) { arrival_known(id, c); };
@@ -84,6 +85,55 @@ void HybridTransport::open(const MessageTable& messages, TransportResult& result
   active_pos_.assign(messages.size(), kNone);
   epoch_s_ = options_.epoch_s > 0 ? options_.epoch_s : default_epoch();
   stats_.epoch_s = epoch_s_;
+}
+
+// `--vc-scheme auto` as the packet transport chooses it: whether the routes over the whole network
+// have a channel dependency cycle with one virtual-channel class (a dragonfly's minimal routes across
+// groups, a torus's rings). The packet transport checks every endpoint pair's route; so does this up to
+// kAllPairsCheck pairs, and beyond, the run's own routes (which may have no cycle where all pairs
+// would). If so, the zoom runs the hop classes of the full routes, whatever its own segments would
+// allow, so that its packets share buffers as in the packet run. A network the packet engine cannot
+// lay out as a whole (link rates that are no whole number of flits per cycle at one clock) keeps the
+// segments' own choice.
+bool HybridTransport::full_routes_cycle() const {
+  std::unique_ptr<packet::Fabric> full;
+  try {
+    full = std::make_unique<packet::Fabric>(net_, options_.clock, options_.local);
+  } catch (const InputError&) {
+    return false;
+  }
+  const std::uint64_t n = net_.num_endpoints();
+  PathTable every;
+  FlowSet pairs;
+  if (n * n <= kAllPairsCheck) {
+    for (EndpointId a = 0; a < n; ++a)
+      for (EndpointId b = 0; b < n; ++b)
+        if (a != b) pairs.add(a, b);
+    every = routing_.route_all(net_, pairs, RouteContext::of(options_.flow.seed, options_.flow.max_path_bytes, nullptr));
+  }
+  const PathTable& paths = n * n <= kAllPairsCheck ? every : flow_.paths();
+  packet::ChannelRoutes routes;
+  std::vector<packet::ChannelId> channels;
+  for (FlowId f = 0; f < paths.num_flows(); ++f) {
+    const EndpointId src = n * n <= kAllPairsCheck ? pairs.src[f] : messages_->ends.src[f];
+    const EndpointId dst = n * n <= kAllPairsCheck ? pairs.dst[f] : messages_->ends.dst[f];
+    if (src == dst) continue;
+    for (std::uint32_t v = paths.first_var(f); v < paths.end_var(f); ++v) {
+      full->route(paths, v, src, dst, channels);
+      routes.add(channels, 0);
+    }
+  }
+  return !packet::dependency_cycle(*full, routes, packet::VcScheme{}).empty();
+}
+
+// The zoom's virtual-channel scheme: the one asked for; with auto, the full routes' hop classes where
+// they need classes (full_routes_cycle) and the switches have enough VCs for them, else the first of
+// single and hops that keeps the segments free of deadlock.
+packet::VcScheme HybridTransport::choose_zoom_scheme() const {
+  const std::uint32_t vcs = options_.router.classes_per_lane();
+  if (options_.vc_scheme == "auto" && packet::longest_route(*fabric_, routes_) <= vcs && full_routes_cycle())
+    return packet::choose_scheme("hops", *fabric_, zoom_->network(), routes_, {}, vcs, "the zoomed routers");
+  return packet::choose_scheme(options_.vc_scheme, *fabric_, zoom_->network(), routes_, {}, vcs, "the zoomed routers");
 }
 
 // A boundary endpoint that stands for a cable from or to an outside router: its channels count as
@@ -96,6 +146,18 @@ void HybridTransport::mark_router_cables() {
     fabric_->stands_for_router_link(fabric_->injection(b));
     fabric_->stands_for_router_link(fabric_->ejection(b));
   }
+}
+
+// Exits to outside routers stand for the next router's input buffer (its credits, its order per VC),
+// and each message from a zoomed router's endpoint has a pacer there (its message id).
+void HybridTransport::hold_exits() {
+  for (EndpointId b = 0; b < zoom_->network().num_endpoints(); ++b) {
+    const LinkId in = zoom_->ingress_of(b);
+    if (in == kNone || net_.kind(net_.source(in)) != VertexKind::Switch) continue;
+    sim_->hold_ejection(b);
+    ++stats_.held_exits;
+  }
+  sim_->make_pacers(static_cast<std::uint32_t>(messages_->size()));
 }
 
 // Every coupled variable's crossings as segments of the zoom network, with the flow-level latency
@@ -264,7 +326,8 @@ void HybridTransport::hand(std::uint32_t v, std::uint32_t segment, std::uint32_t
   const Segment& g = segs_[seg_offset_[v] + segment];
   const MessageId m = message_of(v);
   pkts_.push_back({v, segment, bytes});
-  sim_->send({g.entry, g.exit, bytes, messages_->class_of(m), g.route}, packet::cycle_at(at, clock_s_));
+  const std::uint32_t pacer = options_.held_exits && segment == 0 && sourced_[m] ? static_cast<std::uint32_t>(m) : kNone;
+  sim_->send({g.entry, g.exit, bytes, messages_->class_of(m), g.route, pacer}, packet::cycle_at(at, clock_s_));
   msg_[m].handed += bytes;
 }
 
@@ -307,7 +370,10 @@ void HybridTransport::flush(MessageId m) {
     emit_all(v, mine > cut(v) ? mine - cut(v) : 0);
   }
   if (flow_part_s_[m] >= 0) s.last_arrival = std::max(s.last_arrival, now() + flow_part_s_[m]);
-  if (sourced_[m]) s.last_arrival = std::max(s.last_arrival, now() + static_cast<double>(r_->latency_s[m]));
+  if (sourced_[m]) {
+    s.last_arrival = std::max(s.last_arrival, now() + static_cast<double>(r_->latency_s[m]));
+    if (options_.held_exits) sim_->set_pacer_rate(static_cast<std::uint32_t>(m), 0);  // the links beyond carried it all
+  }
   s.flushed = true;
   if (flow_.capped(m)) --capped_;
   const std::uint32_t pos = active_pos_[m];
@@ -434,6 +500,18 @@ void HybridTransport::end_batch() {
   const PathTable& paths = flow_.paths();
   for (const MessageId m : active_)
     for (std::uint32_t v = paths.first_var(m); v < paths.end_var(m); ++v) rekey(v);
+  if (options_.held_exits) pace_sourced();
+}
+
+// A message from a zoomed router's endpoint leaves its region no faster than the flow level carries
+// it beyond (its rate of this batch), so the links after the region push back into it; unless it is
+// capped: then its region holds it back, and a pacer at its cap would hold it to that rate forever.
+void HybridTransport::pace_sourced() {
+  const PathTable& paths = flow_.paths();
+  for (const MessageId m : active_)
+    if (sourced_[m])
+      sim_->set_pacer_rate(static_cast<std::uint32_t>(m),
+                           flow_.capped(m) ? 0.0 : flits_per_cycle(flow_.var_rate(paths.first_var(m))));
 }
 
 // The cap rule (header): per coupled message in transfer, from its boundary backlog over the epoch.
@@ -478,21 +556,32 @@ void HybridTransport::close_epoch() {
 }
 
 // A message from a hosted endpoint: its flow-level part follows its packets out of the regions. While
-// some are still inside, it is capped at the rate they came out over the epoch; then uncapped.
+// some are still inside, it is capped at the rate they came out over the epoch; then uncapped. With
+// held exits, an uncapped message is paced at its exit by its flow-level rate: it stays uncapped while
+// its head packet waited for its pacer more than half the epoch (the links beyond hold it back, not
+// its region), and a capped one (unpaced) is uncapped once its cap no longer binds at the flow level.
 void HybridTransport::follow_sourced(MessageId m) {
   MessageState& s = msg_[m];
   const double span = now() - std::max(epoch_start_, r_->start_s[m]);
+  const double paced_s = options_.held_exits ? seconds(sim_->take_pacer_held(static_cast<std::uint32_t>(m))) : 0.0;
   const bool capped = flow_.capped(m);
+  const auto lift = [&] {
+    if (!capped) return;
+    flow_.set_cap(m, kNever);
+    ++stats_.caps_lifted;
+  };
   if (s.done >= s.emitted_bytes) {
-    if (capped) {
-      flow_.set_cap(m, kNever);
-      ++stats_.caps_lifted;
-    }
+    lift();
   } else if (span > 0 && span >= s.transit_s) {
-    const double delivered = static_cast<double>(s.done - s.done_mark) * 8 / span * 1e-9;  // Gbit/s
-    if (!capped || std::abs(delivered - flow_.cap(m)) > options_.tolerance * flow_.cap(m)) {
-      flow_.set_cap(m, delivered);
-      ++stats_.cap_changes;
+    const double rate = flow_.var_rate(flow_.paths().first_var(m));
+    if (options_.held_exits && capped && rate < flow_.cap(m) * (1 - options_.tolerance)) {
+      lift();  // the links beyond give it less than its cap: they are its bottleneck
+    } else if (!(options_.held_exits && !capped && paced_s > 0.5 * span)) {
+      const double delivered = static_cast<double>(s.done - s.done_mark) * 8 / span * 1e-9;  // Gbit/s
+      if (!capped || std::abs(delivered - flow_.cap(m)) > options_.tolerance * flow_.cap(m)) {
+        flow_.set_cap(m, delivered);
+        ++stats_.cap_changes;
+      }
     }
   }
   s.done_mark = s.done;

@@ -53,11 +53,23 @@
 // unbounded buffers (which never pushes back to its boundary) caps its flows as one with small buffers
 // does. The flow level re-shares the bandwidth with the caps at the epoch's end.
 //
+// Back-pressure from beyond a region (held exits, with options.held_exits; otherwise an exit takes
+// packets at its cable's rate). An exit to an
+// outside router stands for that router's input buffer (PacketSim::hold_ejection): packets take its
+// credits and leave it in order per VC. A message from a zoomed router's endpoint is paced there at
+// its flow-level rate of the batch (its pacer is its message id), so congestion beyond the region
+// holds its packets, those behind them in the VC, and through the exit's credits the region's
+// buffers. Pacing and caps must not hold each other: such a message whose head waited for its pacer
+// more than half an epoch stays uncapped (the links beyond are its bottleneck); one its region holds
+// back is capped at the rate its packets came out and is not paced while capped; its cap is lifted
+// once the flow level gives it less than the cap.
+//
 // When it is exact. With no zoomed router every message is uncoupled and the run is the flow run
 // event for event. With zoomed routers, the packet level sees the flow level's arrival process
 // exactly; the approximations are the one-epoch lag of the caps, the fluid (smooth) arrivals at a
-// boundary cable where an upstream packet network would deliver bursts, and, for a message from a
-// zoomed router's endpoint, the flow-level links after its region, which do not slow its packets.
+// boundary cable where an upstream packet network would deliver bursts, and the flow level beyond a
+// region, which holds a region's exits back at max-min rates rather than packet by packet (and not at
+// all without held exits).
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -90,6 +102,10 @@ struct HybridOptions {
   // router's endpoint go to their NIC at their start (below); false: both as fluid like every other
   // message (the tests of the coupling alone).
   bool whole_messages = true;
+  // Exits to outside routers stand for that router's input buffer, and a message from a zoomed
+  // router's endpoint leaves its region at its flow-level rate (below, --zoom-held-exits); false: exits
+  // take packets at the cable's rate.
+  bool held_exits = false;
   packet::Cycle stall_limit = 1000000;
 };
 
@@ -99,6 +115,7 @@ struct HybridStats {
   std::uint64_t whole_messages = 0;  // messages whose route lies in one region end to end: packet messages
   std::uint64_t sourced_messages = 0;  // coupled messages from a zoomed router's endpoint: all packets at their start
   std::uint64_t epochs = 0, cap_changes = 0, caps_lifted = 0;
+  std::uint64_t held_exits = 0;  // boundary endpoints for cables to outside routers, held (PacketSim::hold_ejection)
   double epoch_s = 0;
 };
 
@@ -168,6 +185,9 @@ class HybridTransport final : public Transport {
     std::uint32_t bytes;
   };
   static constexpr std::uint32_t kWhole = ~std::uint32_t{0};
+  // --vc-scheme auto checks every endpoint pair's route up to this many pairs (1,024 endpoints), as the
+  // packet transport does, and the run's own routes beyond (full_routes_cycle).
+  static constexpr std::uint64_t kAllPairsCheck = 1u << 20;
   struct MessageState {
     std::uint64_t bytes = 0;                      // its size, whole bytes
     std::uint64_t handed = 0, arrived_bytes = 0, accepted = 0;  // bytes handed to the zoom level, come to
@@ -192,6 +212,11 @@ class HybridTransport final : public Transport {
   std::vector<std::uint8_t> zoom_links(const PathTable& paths);  // the flow level's hook, once routed
   void plan_segments();
   void mark_router_cables();
+  bool full_routes_cycle() const;
+  packet::VcScheme choose_zoom_scheme() const;
+  void hold_exits();
+  void pace_sourced();
+  double flits_per_cycle(double gbps) const { return gbps * 1e9 / 8 * clock_s_ / fabric_->flit_bytes(); }
   double default_epoch() const;
   double zero_load_cycles(std::span<const packet::ChannelId> channels, std::uint32_t bytes) const;
   void activate_var(std::uint32_t v);
@@ -217,6 +242,7 @@ class HybridTransport final : public Transport {
   std::uint32_t mtu_of(MessageId m) const { return nic_.mtu_bytes[messages_->class_of(m)]; }
 
   const Network& net_;
+  const Routing& routing_;
   HybridOptions options_;
   ZoomChooser choose_;
   RegionMap map_;

@@ -384,7 +384,7 @@ std::uint32_t PacketSim::lane_group(std::uint32_t p, ChannelId out) const {
 
 // A NIC has room for whatever arrives; elsewhere the VC's buffer must hold the whole packet.
 bool PacketSim::downstream_fits(ChannelId out, std::uint32_t vc, std::uint32_t flits) const {
-  return fabric_.is_nic(fabric_.dst(out)) || credits_.fits(out, vc, flits);
+  return absorbs(out) || credits_.fits(out, vc, flits);
 }
 
 // The VC of the packet's group on `out` with the most room that fits it in `space` at `port` (kNone:
@@ -393,7 +393,7 @@ std::uint32_t PacketSim::pick_vc(std::uint32_t p, ChannelId out, const SharedBuf
   const std::uint32_t group = lane_group(p, out);
   const std::uint32_t* first = group_vcs_.data() + group_offset_[group];
   const std::uint32_t* last = group_vcs_.data() + group_offset_[group + 1];
-  if (&space == &credits_ && fabric_.is_nic(fabric_.dst(out))) return *first;
+  if (&space == &credits_ && absorbs(out)) return *first;
   if (port == kNone) port = out;
   std::uint32_t best = kNone, best_room = packets_[p].space - 1;
   for (; first != last; ++first)
@@ -414,7 +414,8 @@ Cycle PacketSim::transmit(std::uint32_t p, ChannelId out, std::uint32_t out_vc, 
   stats_.channel_busy[out] += tail_leaves + 1 - start;
   last_progress_ = now_;
   const ElementId next = fabric_.dst(out);
-  if (!fabric_.is_nic(next)) credits_.take(out, out_vc, pk.space);  // throws if it does not fit
+  const bool absorbed = absorbs(out);
+  if (!absorbed) credits_.take(out, out_vc, pk.space);  // throws if it does not fit
   enter(scheme_, pk.vc_state, out, fabric_.between_routers(out));
   pk.vc = out_vc;
   pk.hop++;
@@ -422,21 +423,32 @@ Cycle PacketSim::transmit(std::uint32_t p, ChannelId out, std::uint32_t out_vc, 
   if (start >= stats_.window_start && start < stats_.window_end) stats_.channel_flits[out] += pk.flits;
   const Cycle head_arrives = start + fabric_.latency(out);
   pk.tail = tail_leaves + fabric_.latency(out);
-  if (fabric_.is_nic(next)) {
+  if (absorbed) {
     schedule(pk.tail, kDelivery, p, 0);
     MessageState& m = messages_[pk.message];
     m.arrival = std::max(m.arrival, pk.tail);
     if (--m.packets_to_eject == 0 && on_arrival_known) on_arrival_known(m.id, m.arrival);
     return tail_leaves;
   }
-  pk.ready = head_arrives + router_.pipeline();
-  pk.out = routes_.at(pk.hop);  // looked up once per hop, not at every allocation attempt
+  if (fabric_.is_nic(next)) {
+    pk.ready = pk.tail;  // a held ejection: it may leave once its tail is in
+  } else {
+    pk.ready = head_arrives + router_.pipeline();
+    pk.out = routes_.at(pk.hop);  // looked up once per hop, not at every allocation attempt
+  }
   Queue& q = queues_[out * vcs_ + out_vc];
+  const bool first = q.head == kNone;
   push(q, p);
   input_held_[out] += pk.space;
   stats_.channel_peak[out] = std::max(stats_.channel_peak[out], input_held_[out]);
   ++queued_at_[next];
-  activate(next);
+  if (!fabric_.is_nic(next)) {
+    activate(next);
+  } else if (first) {  // a held ejection's new head: its NIC is woken when it can leave
+    head_since_[out * vcs_ + out_vc] = pk.ready;
+    wake_at_[out * vcs_ + out_vc] = std::max(now_ + 1, held_wake(p));
+    schedule(wake_at_[out * vcs_ + out_vc], kWake, next, 0);
+  }
   return tail_leaves;
 }
 
@@ -578,6 +590,66 @@ void PacketSim::step_nic(EndpointId e) {
     refill_nic(e);
     return;
   }
+}
+
+void PacketSim::hold_ejection(EndpointId e) {
+  if (e >= fabric_.num_nics()) throw std::logic_error("PacketSim::hold_ejection: no such NIC");
+  if (total_sent_ > 0) throw std::logic_error("PacketSim::hold_ejection: after the first send");
+  held_.resize(fabric_.num_nics(), 0);
+  held_[e] = 1;
+  head_since_.resize(static_cast<std::size_t>(fabric_.num_channels()) * vcs_, 0);
+  wake_at_.resize(head_since_.size(), 0);
+}
+
+// A held ejection's step: per VC, its head packet leaves when its tail is in (by the next cycle) and
+// its pacer allows; it is delivered when it leaves, and its credits go back upstream. The NIC is not
+// stepped while it waits: each head wakes it (a kWake event) at the cycle it can leave.
+void PacketSim::release_held(EndpointId e) {
+  const ChannelId c = fabric_.ejection(e);
+  for (std::uint32_t v = 0; v < vcs_; ++v) {
+    Queue& q = queues_[c * vcs_ + v];
+    const std::uint32_t p = q.head;
+    if (p == kNone) continue;
+    const Cycle wake = held_wake(p);
+    if (wake > now_) {  // woken early (its pacer moved on since): once more, if not already asked for
+      if (wake_at_[c * vcs_ + v] != wake) {
+        wake_at_[c * vcs_ + v] = wake;
+        schedule(wake, kWake, fabric_.nic(e), 0);
+      }
+      continue;
+    }
+    const Cycle leaves = std::max(now_ + 1, packets_[p].ready);
+    MessageState& m = messages_[packets_[p].message];
+    if (m.m.pacer != kNone) {
+      Pacer& pace = pacers_[m.m.pacer];
+      pace.held += leaves - std::max(packets_[p].ready, head_since_[c * vcs_ + v]);  // cycles it waited at the head
+      const bool paced = pace.rate > 0 && std::isfinite(pace.rate);
+      pace.next = paced ? std::max(pace.next, static_cast<double>(leaves)) + packets_[p].flits / pace.rate : 0.0;
+    }
+    pop(q);
+    --queued_at_[fabric_.nic(e)];
+    input_held_[c] -= packets_[p].space;
+    free_input(c, v, packets_[p].space, leaves - 1);
+    last_progress_ = now_;
+    schedule(leaves, kDelivery, p, 0);
+    m.arrival = std::max(m.arrival, leaves);
+    if (--m.packets_to_eject == 0 && on_arrival_known) on_arrival_known(m.id, m.arrival);
+    if (q.head != kNone) {  // the next one's turn
+      head_since_[c * vcs_ + v] = leaves;
+      wake_at_[c * vcs_ + v] = std::max(now_ + 1, held_wake(q.head));
+      schedule(wake_at_[c * vcs_ + v], kWake, fabric_.nic(e), 0);
+    }
+  }
+}
+
+// The cycle in which a held ejection's head packet can leave (it leaves at the next): its tail is in
+// by then, and its pacer's gap since the previous packet is over.
+Cycle PacketSim::held_wake(std::uint32_t p) const {
+  Cycle wake = packets_[p].ready > 0 ? packets_[p].ready - 1 : 0;
+  const std::uint32_t pacer = messages_[packets_[p].message].m.pacer;
+  if (pacer != kNone && pacers_[pacer].next > 0)
+    wake = std::max(wake, static_cast<Cycle>(std::ceil(pacers_[pacer].next)) - 1);
+  return wake;
 }
 
 // One cycle of a router: an output-buffered switch first sends from its output buffers (OB); then
@@ -775,6 +847,8 @@ void PacketSim::process_events() {
       out_space_.give(e.a / vcs_, e.a % vcs_, e.b);
     else if (e.kind == kCentralFree)
       central_space_.give(e.a / vcs_, e.a % vcs_, e.b);
+    else if (e.kind == kWake)
+      activate(e.a);
     else
       deliver(e.a, e.time);
   });
@@ -801,9 +875,11 @@ void PacketSim::step() {
   const std::size_t count = active_.size();
   for (std::size_t i = 0; i < count; ++i) {
     const ElementId e = active_[i];
-    if (fabric_.is_nic(e))
-      step_nic(e - fabric_.num_routers());
-    else
+    if (fabric_.is_nic(e)) {
+      const EndpointId n = e - fabric_.num_routers();
+      if (!held_.empty() && held_[n]) release_held(n);
+      step_nic(n);
+    } else
       step_router(e);
   }
   // Keep the elements that still hold packets, in order.
@@ -859,7 +935,7 @@ void PacketSim::check_invariants() const {
       releasing[e.a] += e.b;
     else if (e.kind == kCentralFree)
       central_releasing[e.a] += e.b;
-    else
+    else if (e.kind == kDelivery)
       ++to_deliver;
   });
   std::uint64_t queued = 0;
@@ -894,7 +970,7 @@ void PacketSim::check_buffers(const std::vector<std::int64_t>& returning, const 
     if (held > space.shape().size) fail(std::string(which) + " buffer of channel " + std::to_string(c) + " over its size");
   };
   for (ChannelId c = 0; c < fabric_.num_channels(); ++c) {
-    if (!fabric_.is_nic(fabric_.dst(c))) check_port(queues_, credits_, returning, c, "input");
+    if (!absorbs(c)) check_port(queues_, credits_, returning, c, "input");
     if (router_.output_buffered() && !fabric_.is_nic(fabric_.src(c))) check_port(out_queues_, out_space_, releasing, c, "output");
   }
 }

@@ -16,7 +16,8 @@
 //   - the space of a packet in an input buffer is freed when its tail has left; the credits travel
 //     back over the reverse direction and reach the sender `credit_delay + latency(c)` cycles later;
 //   - a packet is delivered when its tail reaches the destination NIC (which always has room), and a
-//     message when its last packet is.
+//     message when its last packet is; except at a held ejection (hold_ejection: the hybrid zoom's
+//     exits), which has a router's input buffer and releases packets in order per VC, paced per flow.
 // Every packet follows its message's route (source routing from a path table: a multipath flow picks
 // one sub-path per message by weight, seeded). Its virtual channel on each hop is chosen by the VC
 // scheme (virtual_channels.hpp) among the VCs of its class, the one with the most credits.
@@ -145,6 +146,8 @@ struct Message {
   // A variable of the simulator's ChannelRoutes to follow (the hybrid zoom's segments); kNone: one of
   // the pair's path-table variables, chosen by weight.
   std::uint32_t route = kNone;
+  // A pacer (PacketSim::make_pacers) that times its packets' release from a held ejection; kNone: none.
+  std::uint32_t pacer = kNone;
 };
 
 // Per-SL results of the measured messages (those generated in the measurement window).
@@ -232,15 +235,29 @@ class PacketSim {
   // Counts the flits injected per `bucket` cycles into stats().injected_flits (a transport's time series).
   void record_injection(Cycle bucket);
 
+  // Held ejections (the hybrid zoom's exits to outside routers). NIC e stands for the input buffer of
+  // a router beyond: packets ejected to it take credits of that buffer (the router input shape), wait
+  // there in order per VC, and leave when their tail is in and their message's pacer allows; their
+  // credits then go back upstream and they are delivered. A paced head holds the packets behind it
+  // in its VC (head-of-line blocking, as in that router's input). Call before the first send.
+  void hold_ejection(EndpointId e);
+  // Pacers: n flows of packets released from held ejections at a rate each (Message::pacer). A packet
+  // of f flits leaves no sooner than f / rate cycles after its pacer's previous one; a rate <= 0 or
+  // infinite releases at once.
+  void make_pacers(std::uint32_t n) { pacers_.assign(n, Pacer{}); }
+  void set_pacer_rate(std::uint32_t k, double flits_per_cycle) { pacers_.at(k).rate = flits_per_cycle; }
+  // Cycles a head packet waited for pacer k at a held ejection since the last call.
+  std::uint64_t take_pacer_held(std::uint32_t k) { return std::exchange(pacers_.at(k).held, 0); }
+
  private:
   struct Packet;
   struct Queue {  // a FIFO of packets (intrusive list) and the buffer space they take (flits, whole credits)
     std::uint32_t head = kNone, tail = kNone, flits = 0;
   };
-  enum EventKind : std::uint32_t { kCredit, kDelivery, kOutputFree, kCentralFree };
+  enum EventKind : std::uint32_t { kCredit, kDelivery, kOutputFree, kCentralFree, kWake };
   struct Event {
     Cycle time;
-    std::uint32_t kind;  // EventKind: credit return, delivery, output- or central-buffer space freed
+    std::uint32_t kind;  // EventKind: credit return, delivery, output- or central-buffer space freed, a NIC's wake-up
     std::uint32_t a, b;
   };
 
@@ -282,6 +299,13 @@ class PacketSim {
   std::uint32_t lane_group(std::uint32_t p, ChannelId out) const;
   std::uint32_t pick_vc(std::uint32_t p, ChannelId out, const SharedBuffers& room, std::size_t port = kNone) const;
   bool downstream_fits(ChannelId out, std::uint32_t vc, std::uint32_t flits) const;
+  // Whether `out` ends at a NIC that takes whatever arrives (not a held ejection).
+  bool absorbs(ChannelId out) const {
+    const ElementId d = fabric_.dst(out);
+    return fabric_.is_nic(d) && (held_.empty() || held_[d - fabric_.num_routers()] == 0);
+  }
+  void release_held(EndpointId e);
+  Cycle held_wake(std::uint32_t p) const;
   // Hierarchical switches (opa, packet_central.cpp): an input's packet for a port of another MPort
   // crosses into its MPort's central buffer, is allocated again there and crosses the central
   // crossbar into the output buffer.
@@ -395,6 +419,16 @@ class PacketSim {
   std::vector<std::deque<std::uint32_t>> app_queue_;
   std::vector<std::uint32_t> sl_rr_;
   std::vector<std::uint32_t> nic_classes_;  // per NIC: 1 + the highest deadlock class it has queued
+  std::vector<std::uint8_t> held_;          // per NIC: a held ejection (empty: none)
+  struct Pacer {
+    double rate = 0;        // flits per cycle (<= 0: unpaced)
+    double next = 0;        // the cycle from which its next packet may be delivered (the gap set by
+                            // the rate at its previous packet's release)
+    std::uint64_t held = 0; // cycles its head packets waited at the head of their VC (take_pacer_held)
+  };
+  std::vector<Pacer> pacers_;
+  std::vector<Cycle> head_since_;  // per channel x VC of a held ejection: the cycle its head became head
+  std::vector<Cycle> wake_at_;     // and the cycle its NIC was last asked to wake for it
   Queue& injection_queue(EndpointId e, std::uint32_t sl, std::uint32_t cls) {
     return injection_[cls * injection_bytes_.size() + std::size_t{e} * nic_.service_levels + sl];
   }

@@ -408,6 +408,23 @@ TEST_CASE("cli: dynamic runs the hybrid transport with its zoom and writes zoom.
   INFO(again.err);
   REQUIRE(again.status == 0);
   CHECK(parse_json(again.out)["makespan_s"].get<double>() == summary["makespan_s"].get<double>());
+  CHECK(zoom["held_exits"].get<double>() == 0);  // exits take packets at the cable's rate by default
+
+  // --zoom-held-exits: every cable from the top row down to a leaf is an exit to an outside router
+  // (the leaves are not zoomed), 4 x 4 of them; it is echoed into config.toml and runs again the same.
+  const fs::path held_dir = scratch() / "dynamic-hybrid-held";
+  const Outcome held = run_cli("dynamic -t fattree:k=4,n=2 -a nbody:tasks=6,bytes=8192" + hybrid +
+                               " --zoom-held-exits --out " + held_dir.string() + " --json --no-progress");
+  INFO(held.err);
+  REQUIRE(held.status == 0);
+  const Json hs = parse_json(held.out);
+  CHECK(hs["zoom"]["held_exits"].get<double>() == 16);
+  CHECK(read_text(held_dir / "config.toml").find("zoom-held-exits = true") != std::string::npos);
+  const Outcome held_again = run_cli("run " + (held_dir / "config.toml").string() + " --json --no-progress");
+  INFO(held_again.err);
+  REQUIRE(held_again.status == 0);
+  CHECK(parse_json(held_again.out)["makespan_s"].get<double>() == hs["makespan_s"].get<double>());
+  check_rejected("dynamic -t fattree:k=4,n=2 -p uniform --zoom-held-exits", {"--zoom-held-exits", "--transport hybrid"});
 
   // The scheduler's network-aware mode runs every simulation of its jobs on the hybrid transport.
   const Outcome s = run_cli("schedule --jobs 6 --mean-gap 1e-6 --job-sizes 4,8 --network-aware -t fattree:k=4,n=2 "

@@ -381,3 +381,71 @@ TEST_CASE("hybrid: with every router zoomed the run is the packet run") {
     CHECK(hyb.makespan_s == doctest::Approx(packets.makespan_s).epsilon(1e-12));
   }
 }
+
+// Held exits (manual/hybrid.md "Back-pressure from beyond a region"): a message from a zoomed leaf's
+// endpoint whose flow-level part is shared three ways beyond the leaf leaves it at a third of the
+// line rate, and a message behind its packets in the exit's only VC waits for them, as it would in
+// the next switch's input buffer (--zoom-held-exits); with free exits (the default) it does not.
+TEST_CASE("hybrid: a region's exit is held back by the flow level beyond it") {
+  const Net n("fattree:k=4,n=2", "dmodk");
+  FlowWorkload w;
+  w.add(0, 5, 10 * 1024, 0);   // A: from the zoomed leaf, into endpoint 5's cable shared three ways
+  w.add(8, 5, 1e6, 0);         // two long flows from other leaves into that cable
+  w.add(12, 5, 1e6, 0);
+  w.add(1, 9, 10 * 1024, 0);   // B: from the zoomed leaf, beside A to the same spine, uncontended beyond
+  std::vector<std::uint8_t> zoomed(n.net().num_vertices(), 0);
+  zoomed[n.net().target(n.net().out_begin(n.net().endpoint_vertex(0)))] = 1;
+  const auto run = [&](bool held) {
+    HybridOptions o = options(1024, 1);
+    o.held_exits = held;
+    HybridStats st;
+    const TransportResult r = run_hybrid(n, zoomed, o, w, &st);
+    for (FlowId f = 0; f < 4; ++f) REQUIRE(r.state[f] == FlowState::Delivered);
+    CHECK(st.held_exits == (held ? 4u : 0u));  // the leaf's four cables up to the spines
+    return r;
+  };
+  const TransportResult free = run(false), held = run(true);
+  // A's ten packets take 10 KiB at 100/3 Gbit/s beyond the leaf either way (its flow-level part).
+  const double third = 8.0 * 10 * 1024 / (100e9 / 3);
+  CHECK(free.finish_s[0] >= third);
+  CHECK(held.finish_s[0] >= third);
+  // B shares the leaf's cable up with A. Free, the two alternate on it at half the line rate each
+  // (2 x 10 KiB at 100 Gbit/s, plus latencies); held, B's packets alternate with A's in the exit's
+  // FIFO and leave right after them, at A's pace of a third of the line rate.
+  const double line = 8.0 * 10 * 1024 / 100e9;
+  CHECK(free.finish_s[3] > 2 * line);
+  CHECK(free.finish_s[3] < 2.6 * line);
+  CHECK(held.finish_s[3] > third);
+  CHECK(held.finish_s[3] > 1.2 * free.finish_s[3]);
+}
+
+TEST_CASE("hybrid: --vc-scheme auto takes the hop classes the full routes need, as the packet transport does") {
+  // A dragonfly's minimal routes between every endpoint pair have a dependency cycle with one class
+  // (the packet transport's auto then runs hops), while the segments inside a zoomed group alone have
+  // none. The zoom follows the full routes when its switches have the VCs for it, and the segments'
+  // own choice when not; a fat tree's routes need no classes.
+  const Net df("dragonfly:a=4,p=2,h=2,g=9", "dfmin");
+  const std::vector<std::vector<VertexId>> groups = df.topology->switch_groups();
+  std::vector<std::uint8_t> zoomed(df.net().num_vertices(), 0);
+  for (VertexId r : groups[0]) zoomed[r] = 1;
+  FlowWorkload w;
+  const std::uint32_t n = df.net().num_endpoints();
+  for (EndpointId s = 0; s < n; ++s)
+    for (std::uint32_t k = 1; k < 9; ++k) w.add(s, (s + 8 * k + k % 3) % n, 2048, 1e-8 * static_cast<double>(s));
+  const auto scheme_of = [&](const Net& net, const std::vector<std::uint8_t>& z, std::uint32_t vcs) {
+    HybridTransport t(net.net(), *net.routing, fixed_zoom(z), options(1024, vcs));
+    drivers::run_flows(net.net(), t, w);
+    return t.scheme();
+  };
+  const packet::VcScheme four = scheme_of(df, zoomed, 4), two = scheme_of(df, zoomed, 2);
+  CHECK(four.kind == packet::VcSchemeKind::Hops);
+  CHECK(four.classes == 3);  // local, global, local
+  CHECK(two.kind == packet::VcSchemeKind::Single);
+  const Net tree("fattree:k=4,n=3", "dmodk");
+  std::vector<std::uint8_t> spines = tree.upper();
+  FlowWorkload tw;
+  for (EndpointId s = 0; s < 64; ++s) tw.add(s, (s + 17) % 64, 2048, 0);
+  HybridTransport t(tree.net(), *tree.routing, fixed_zoom(spines), options(1024, 4));
+  drivers::run_flows(tree.net(), t, tw);
+  CHECK(t.scheme().kind == packet::VcSchemeKind::Single);
+}

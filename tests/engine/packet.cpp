@@ -485,3 +485,38 @@ TEST_CASE("packet: a credit of several flits takes buffer space in whole credits
   CHECK(test::error_of([&] { PacketSim(*s.fabric, s.paths, *s.routes, VcScheme{}, r, nic, 1); })
             .find("9 flits in whole credits") != std::string::npos);
 }
+
+// A held ejection (the hybrid zoom's exit to an outside router) stands for that router's input
+// buffer: a paced message's packets leave it exactly flits / rate cycles apart, the packets behind
+// them in the VC wait (head-of-line), and credits and conservation hold at every step.
+TEST_CASE("packet: a held ejection releases paced packets at their rate and holds the packets behind them") {
+  const Setup line("mesh:dims=2", "dor");
+  RouterConfig r;
+  set_vct(r, 1, 16);  // one VC of four 4-flit packets
+  NicConfig nic;
+  nic.mtu_bytes = {256};
+  const auto run = [&](bool held) {
+    PacketSim sim(*line.fabric, line.paths, *line.routes, VcScheme{}, r, nic, 1);
+    if (held) sim.hold_ejection(1);
+    sim.make_pacers(1);
+    sim.set_pacer_rate(0, 0.25);  // one 4-flit packet per 16 cycles
+    std::vector<Cycle> at;
+    sim.on_delivery = [&](std::uint64_t, Cycle t) { at.push_back(t); };
+    for (int i = 0; i < 8; ++i) sim.send({0, 1, 256, 0, kNone, 0}, 10);  // eight packets of one paced flow
+    sim.send({0, 1, 256, 0}, 11);                                          // then an unpaced one
+    for (Cycle t = 20; sim.messages_in_system() > 0 && t < 100000; t += 7) {
+      sim.run_until(t);
+      sim.check_invariants();
+    }
+    CHECK(sim.messages_in_system() == 0);
+    return at;
+  };
+  const std::vector<Cycle> free = run(false), held = run(true);
+  REQUIRE(free.size() == 9);
+  REQUIRE(held.size() == 9);
+  CHECK(held[0] == free[0]);  // the first leaves as its tail arrives
+  for (std::size_t i = 1; i < 8; ++i) CHECK(held[i] - held[i - 1] == 16);
+  CHECK(free[8] < held[7]);   // free, the unpaced packet arrives while the paced ones are still coming
+  CHECK(held[8] > held[7]);   // held, it waits behind them
+  CHECK(free[7] - free[0] < 7 * 16);
+}
