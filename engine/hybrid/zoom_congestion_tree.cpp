@@ -5,7 +5,6 @@
 // Norton 1985). Messages that merely pass one of those switches are then blocked behind the tree's
 // packets; a packet-level model there shows it, a flow model cannot.
 #include <algorithm>
-#include <numeric>
 #include <span>
 #include <string>
 
@@ -27,12 +26,14 @@ class ZoomCongestionTree final : public ZoomSelection {
   }
 
  private:
-  // The links_ links with the most routed bytes per capacity (ties to the lower id); links no message
-  // crosses are never hot.
+  // The links_ links out of a switch with the most routed bytes per capacity (ties to the lower id);
+  // links no message crosses are never hot. An endpoint's own cable into the network is left out: no
+  // switch lies before it, and its queue is its NIC's (a tree of nothing would zoom nothing).
   std::vector<std::uint8_t> hottest_links(const ZoomContext& c) const {
     const std::vector<double> heat = link_heat(c);
-    std::vector<LinkId> order(c.net.num_links());
-    std::iota(order.begin(), order.end(), LinkId{0});
+    std::vector<LinkId> order;
+    for (LinkId l = 0; l < c.net.num_links(); ++l)
+      if (c.net.kind(c.net.source(l)) == VertexKind::Switch) order.push_back(l);
     std::sort(order.begin(), order.end(), [&](LinkId a, LinkId b) { return heat[a] != heat[b] ? heat[a] > heat[b] : a < b; });
     std::vector<std::uint8_t> hot(c.net.num_links(), 0);
     for (std::size_t i = 0; i < std::min<std::size_t>(links_, order.size()) && heat[order[i]] > 0; ++i) hot[order[i]] = 1;
@@ -62,8 +63,9 @@ void register_zoom_congestion_tree(ZoomSelectionRegistry& registry) {
                   return std::make_unique<ZoomCongestionTree>(static_cast<std::uint32_t>(p.get_int("links")));
                 },
                 "A link's heat is the bytes the run's messages route over it divided by its capacity (as for "
-                "`hottest`, endpoint links included). For each of the `links` hottest links, every switch that a "
-                "route crossing it passes before it, the link's own source included, is zoomed: the tree over which "
+                "`hottest`). For each of the `links` hottest links out of a switch (a switch's cable down to an "
+                "endpoint included, an endpoint's cable into the network not: no switch lies before it), every "
+                "switch that a route crossing it passes before it, the link's own source included, is zoomed: the tree over which "
                 "a saturated link's back-pressure spreads in a lossless network (Pfister and Norton 1985), where "
                 "other messages are blocked behind its packets. Switches after the hot link are not zoomed. Ties "
                 "go to the lower link id.",
