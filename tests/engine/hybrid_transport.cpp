@@ -419,7 +419,7 @@ TEST_CASE("hybrid: a region's exit is held back by the flow level beyond it") {
   CHECK(held.finish_s[3] > 1.2 * free.finish_s[3]);
 }
 
-TEST_CASE("hybrid: --vc-scheme auto takes the hop classes the full routes need, as the packet transport does") {
+TEST_CASE("hybrid: --vc-scheme auto takes the hop classes the full routes need as the packet transport does") {
   // A dragonfly's minimal routes between every endpoint pair have a dependency cycle with one class
   // (the packet transport's auto then runs hops), while the segments inside a zoomed group alone have
   // none. The zoom follows the full routes when its switches have the VCs for it, and the segments'
