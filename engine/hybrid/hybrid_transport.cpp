@@ -103,23 +103,23 @@ bool HybridTransport::full_routes_cycle() const {
     return false;
   }
   const std::uint64_t n = net_.num_endpoints();
+  const bool all_pairs = n * n <= kAllPairsCheck;
   PathTable every;
   FlowSet pairs;
-  if (n * n <= kAllPairsCheck) {
+  if (all_pairs) {
     for (EndpointId a = 0; a < n; ++a)
       for (EndpointId b = 0; b < n; ++b)
         if (a != b) pairs.add(a, b);
     every = routing_.route_all(net_, pairs, RouteContext::of(options_.flow.seed, options_.flow.max_path_bytes, nullptr));
   }
-  const PathTable& paths = n * n <= kAllPairsCheck ? every : flow_.paths();
+  const PathTable& paths = all_pairs ? every : flow_.paths();
+  const FlowSet& ends = all_pairs ? pairs : messages_->ends;
   packet::ChannelRoutes routes;
   std::vector<packet::ChannelId> channels;
   for (FlowId f = 0; f < paths.num_flows(); ++f) {
-    const EndpointId src = n * n <= kAllPairsCheck ? pairs.src[f] : messages_->ends.src[f];
-    const EndpointId dst = n * n <= kAllPairsCheck ? pairs.dst[f] : messages_->ends.dst[f];
-    if (src == dst) continue;
+    if (ends.src[f] == ends.dst[f]) continue;
     for (std::uint32_t v = paths.first_var(f); v < paths.end_var(f); ++v) {
-      full->route(paths, v, src, dst, channels);
+      full->route(paths, v, ends.src[f], ends.dst[f], channels);
       routes.add(channels, 0);
     }
   }
@@ -141,19 +141,23 @@ packet::VcScheme HybridTransport::choose_zoom_scheme() const {
 // the segments' first hops (plan_segments) every packet is in the class it would have there.
 void HybridTransport::mark_router_cables() {
   for (EndpointId b = 0; b < zoom_->network().num_endpoints(); ++b) {
-    const LinkId in = zoom_->ingress_of(b);
-    if (in == kNone || net_.kind(net_.source(in)) != VertexKind::Switch) continue;
+    if (!router_cable(b)) continue;
     fabric_->stands_for_router_link(fabric_->injection(b));
     fabric_->stands_for_router_link(fabric_->ejection(b));
   }
+}
+
+// Whether boundary endpoint b stands for a cable from and to an outside router (not for an endpoint).
+bool HybridTransport::router_cable(EndpointId b) const {
+  const LinkId in = zoom_->ingress_of(b);
+  return in != kNone && net_.kind(net_.source(in)) == VertexKind::Switch;
 }
 
 // Exits to outside routers stand for the next router's input buffer (its credits, its order per VC),
 // and each message from a zoomed router's endpoint has a pacer there (its message id).
 void HybridTransport::hold_exits() {
   for (EndpointId b = 0; b < zoom_->network().num_endpoints(); ++b) {
-    const LinkId in = zoom_->ingress_of(b);
-    if (in == kNone || net_.kind(net_.source(in)) != VertexKind::Switch) continue;
+    if (!router_cable(b)) continue;
     sim_->hold_ejection(b);
     ++stats_.held_exits;
   }

@@ -54,9 +54,8 @@
 // does. The flow level re-shares the bandwidth with the caps at the epoch's end.
 //
 // Back-pressure from beyond a region (held exits, with options.held_exits; otherwise an exit takes
-// packets at its cable's rate). An exit to an
-// outside router stands for that router's input buffer (PacketSim::hold_ejection): packets take its
-// credits and leave it in order per VC. A message from a zoomed router's endpoint is paced there at
+// packets at its cable's rate). An exit to an outside router stands for that router's input buffer
+// (PacketSim::hold_ejection): packets take its credits and leave it in order per VC. A message from a zoomed router's endpoint is paced there at
 // its flow-level rate of the batch (its pacer is its message id), so congestion beyond the region
 // holds its packets, those behind them in the VC, and through the exit's credits the region's
 // buffers. Pacing and caps must not hold each other: such a message whose head waited for its pacer
@@ -212,6 +211,7 @@ class HybridTransport final : public Transport {
   std::vector<std::uint8_t> zoom_links(const PathTable& paths);  // the flow level's hook, once routed
   void plan_segments();
   void mark_router_cables();
+  bool router_cable(EndpointId b) const;
   bool full_routes_cycle() const;
   packet::VcScheme choose_zoom_scheme() const;
   void hold_exits();

@@ -444,10 +444,8 @@ Cycle PacketSim::transmit(std::uint32_t p, ChannelId out, std::uint32_t out_vc, 
   ++queued_at_[next];
   if (!fabric_.is_nic(next)) {
     activate(next);
-  } else if (first) {  // a held ejection's new head: its NIC is woken when it can leave
-    head_since_[out * vcs_ + out_vc] = pk.ready;
-    wake_at_[out * vcs_ + out_vc] = std::max(now_ + 1, held_wake(p));
-    schedule(wake_at_[out * vcs_ + out_vc], kWake, next, 0);
+  } else if (first) {  // a held ejection's new head
+    wake_for_head(out, out_vc, pk.ready);
   }
   return tail_leaves;
 }
@@ -634,12 +632,17 @@ void PacketSim::release_held(EndpointId e) {
     schedule(leaves, kDelivery, p, 0);
     m.arrival = std::max(m.arrival, leaves);
     if (--m.packets_to_eject == 0 && on_arrival_known) on_arrival_known(m.id, m.arrival);
-    if (q.head != kNone) {  // the next one's turn
-      head_since_[c * vcs_ + v] = leaves;
-      wake_at_[c * vcs_ + v] = std::max(now_ + 1, held_wake(q.head));
-      schedule(wake_at_[c * vcs_ + v], kWake, fabric_.nic(e), 0);
-    }
+    if (q.head != kNone) wake_for_head(c, v, leaves);  // the next one's turn
   }
+}
+
+// A held ejection's VC (c, v) has a new head packet, at its head since `since`: its NIC is woken in the
+// cycle it can leave.
+void PacketSim::wake_for_head(ChannelId c, std::uint32_t v, Cycle since) {
+  const std::size_t k = std::size_t{c} * vcs_ + v;
+  head_since_[k] = since;
+  wake_at_[k] = std::max(now_ + 1, held_wake(queues_[k].head));
+  schedule(wake_at_[k], kWake, fabric_.dst(c), 0);
 }
 
 // The cycle in which a held ejection's head packet can leave (it leaves at the next): its tail is in

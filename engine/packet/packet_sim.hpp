@@ -306,6 +306,7 @@ class PacketSim {
   }
   void release_held(EndpointId e);
   Cycle held_wake(std::uint32_t p) const;
+  void wake_for_head(ChannelId c, std::uint32_t v, Cycle since);
   // Hierarchical switches (opa, packet_central.cpp): an input's packet for a port of another MPort
   // crosses into its MPort's central buffer, is allocated again there and crosses the central
   // crossbar into the output buffer.
