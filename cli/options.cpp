@@ -1,5 +1,7 @@
 #include "cli/options.hpp"
 
+#include <cctype>
+
 #include <charconv>
 #include <cmath>
 #include <toml++/toml.h>
@@ -82,7 +84,18 @@ CLI::Option* OptionTable::real(const std::string& names, double& value, const st
 }
 
 CLI::Option* OptionTable::flag(const std::string& names, bool& value, const std::string& meaning) {
-  return add(command_->add_flag(names, value, meaning), [&value] { return Json(value); });
+  // A flag takes no value, or one of true / false / 1 / 0 (as config.toml and experiment files write
+  // it); CLI11 alone would also read any number (-1, 7, 1e300) as a truth value.
+  const CLI::Validator boolean(
+      [](std::string& v) {
+        std::string lower = v;
+        for (char& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+        return lower.empty() || lower == "true" || lower == "false" || lower == "1" || lower == "0"
+                   ? std::string{}
+                   : "expected no value, true, false, 1 or 0, got '" + v + "'";
+      },
+      "BOOLEAN");
+  return add(command_->add_flag(names, value, meaning)->check(boolean), [&value] { return Json(value); });
 }
 
 CLI::Option* OptionTable::texts(const std::string& names, std::vector<std::string>& value,

@@ -425,6 +425,11 @@ TEST_CASE("cli: dynamic runs the hybrid transport with its zoom and writes zoom.
   REQUIRE(held_again.status == 0);
   CHECK(parse_json(held_again.out)["makespan_s"].get<double>() == hs["makespan_s"].get<double>());
   check_rejected("dynamic -t fattree:k=4,n=2 -p uniform --zoom-held-exits", {"--zoom-held-exits", "--transport hybrid"});
+  // A flag's value, when one is given, is true, false, 1 or 0: not any number read as a truth value.
+  for (const char* bad : {"-1", "7", "1e300", "nan", "inf", "maybe"})
+    check_rejected("dynamic -t fattree:k=4,n=2 -p uniform --transport hybrid --zoom all --zoom-held-exits=" +
+                       std::string(bad),
+                   {"--zoom-held-exits", "expected no value, true, false, 1 or 0"});
 
   // The scheduler's network-aware mode runs every simulation of its jobs on the hybrid transport.
   const Outcome s = run_cli("schedule --jobs 6 --mean-gap 1e-6 --job-sizes 4,8 --network-aware -t fattree:k=4,n=2 "
