@@ -11,7 +11,7 @@ Standard library only.  One command reproduces everything:
     python3 bench/hybrid_accuracy.py --bin build/release/bin/interflow
 
 Options: --networks small,medium (or a subset), --workloads a,b,c,d,e, --ks 2,4,8,
---zooms SPEC/SPEC (further zooms), --vc-scheme, --hybrid-args, --seed, --seeds S,S,...
+--zooms SPEC/SPEC (further zooms), --vc-scheme, --hybrid-args, --fluid-args, --seed, --seeds S,S,...
 (messages of every seed pooled), --switch, --mtu-bytes,
 --work DIR (run folders are kept there), --per-flow (adds the mean absolute
 per-message relative error where the flow lists line up row by row).
@@ -133,6 +133,8 @@ def run(binary, net, wl_args, tr_args, args, outdir, seed):
         cmd += ["--switch", args.switch, "--mtu-bytes", str(args.mtu_bytes), "--vc-scheme", args.vc_scheme]
     if tr_args[1] == "hybrid":
         cmd += args.hybrid_args.split()
+    if tr_args[1] != "packet":
+        cmd += args.fluid_args.split()
     cmd += ["--out", outdir, "--flows-csv", "--no-progress", "-q"]
     t0 = time.monotonic()
     p = subprocess.run(cmd, capture_output=True, text=True)
@@ -170,6 +172,8 @@ def main():
     ap.add_argument("--zooms", default="", help="further --zoom specs, separated by '/'")
     ap.add_argument("--vc-scheme", default="auto", help="--vc-scheme of packet and hybrid runs")
     ap.add_argument("--hybrid-args", default="", help="further options of the hybrid runs (e.g. --zoom-held-exits)")
+    ap.add_argument("--fluid-args", default="",
+                    help="further options of the flow and hybrid runs, not the packet run (e.g. --nic-fifo)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--seeds", default="",
                     help="several seeds, comma-separated: every statistic over all their messages pooled")

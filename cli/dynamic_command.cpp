@@ -57,6 +57,9 @@ void add_engine_options(OptionTable& t, DynamicConfig& c) {
           1, true);
   t.wholes("--class-priority", c.class_priorities,
            "fp, qos: each class's priority level, 0 served first (fp default: the class number)", 0, 1'000'000);
+  t.flag("--nic-fifo", c.nic_fifo,
+         "a NIC sends its messages one at a time per class, in the order they start, as the packet engine's NICs "
+         "do (default: all at once, sharing the NIC max-min; manual/dynamic.md \"NIC order\")");
   t.flag("--full-resolve", c.full_resolve,
          "re-solve every active flow at every event batch instead of only those whose rates can change (same "
          "results, slower; for measuring the incremental solver)");
@@ -86,7 +89,7 @@ void refuse_conflicts(const OptionTable& t, const DynamicConfig& c) {
     t.refuse_unless(o, packets || hybrid, "with --transport packet or hybrid");
   for (const std::string& o : zoom_option_names()) t.refuse_unless(o, hybrid, "with --transport hybrid");
   for (const char* o : {"--policy", "--class-share", "--class-cap", "--class-priority", "--full-resolve",
-                        "--max-path-memory-gib"})
+                        "--max-path-memory-gib", "--nic-fifo"})
     t.refuse_unless(o, !packets,
                     "to the flow transport (with --transport packet, the switches' output schedulers share the links)");
   t.refuse_together("--json", "--quiet", "--json prints the summary, --quiet prints nothing");
@@ -118,7 +121,8 @@ std::map<std::string, Json> resolved_options(const DynamicRun& run) {
     for (const char* o : {"cpu-scale", "max-in-flight", "inrflow-time-unit"}) r[o] = nullptr;
   if (c.inrflow_workload.empty()) r["inrflow-time-unit"] = nullptr;
   if (c.transport == "packet")
-    for (const char* o : {"policy", "class-share", "class-cap", "class-priority", "full-resolve", "max-path-memory-gib"})
+    for (const char* o : {"policy", "class-share", "class-cap", "class-priority", "full-resolve", "max-path-memory-gib",
+                          "nic-fifo"})
       r[o] = nullptr;
   if (c.transport == "flow")
     for (const std::string& o : packet_transport_option_names()) r[o.substr(2)] = nullptr;

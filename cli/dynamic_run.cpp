@@ -153,6 +153,7 @@ flow::FlowTransportOptions flow_options(const Plugins& plugins, const DynamicRun
   options.max_path_bytes = static_cast<std::uint64_t>(c.max_path_memory_gib * static_cast<double>(1ULL << 30));
   options.series_bins = c.series_bins;
   options.incremental = !c.full_resolve;
+  options.nic_fifo = c.nic_fifo;
   options.policy = class_policy(plugins, run);
   options.progress = &progress;
   return options;

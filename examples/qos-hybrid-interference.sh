@@ -20,8 +20,8 @@
 # SCALE=paper runs nekbone alone on the paper's 8,448-node megafly (214.75 Gbit/s links) with 2,197
 # background tasks of 1 MiB messages, flow and hybrid only (the packet transport refuses 71 million
 # endpoint pairs): about 5 minutes per seed and rate with the hybrid transport.
-# Usage: [SCALE=paper] [HYBRID_ARGS="--zoom-held-exits"] examples/qos-hybrid-interference.sh [INTERFLOW] [SEEDS]
-# (HYBRID_ARGS: further options of the hybrid runs)
+# Usage: [SCALE=paper] [HYBRID_ARGS="--zoom-held-exits"] [FLUID_ARGS="--nic-fifo"] examples/qos-hybrid-interference.sh [INTERFLOW] [SEEDS]
+# (HYBRID_ARGS: further options of the hybrid runs; FLUID_ARGS: of the flow and hybrid runs)
 set -euo pipefail
 bin=${1:-build/release/bin/interflow}
 seeds=${2:-3}
@@ -42,11 +42,12 @@ fi
 sw="--switch ib:vls=6,speedup=2 --credit-bytes 64 --mtu-bytes 2048"
 qos_flow="--policy qos --class-cap 0.7,1 --class-priority 0,1"
 qos_packet="--scheduler tclass:caps=0.7;1,priorities=0;1,window-ns=5000000"
+fl="${FLUID_ARGS:-}"
 declare -A mode=(
-  [flow]=""
-  [flow-qos]="$qos_flow"
-  [hybrid]="--transport hybrid --zoom class-paths:class=0 $sw ${HYBRID_ARGS:-}"
-  [hybrid-qos]="--transport hybrid --zoom class-paths:class=0 $sw $qos_flow $qos_packet ${HYBRID_ARGS:-}"
+  [flow]="$fl"
+  [flow-qos]="$qos_flow $fl"
+  [hybrid]="--transport hybrid --zoom class-paths:class=0 $sw $fl ${HYBRID_ARGS:-}"
+  [hybrid-qos]="--transport hybrid --zoom class-paths:class=0 $sw $qos_flow $qos_packet $fl ${HYBRID_ARGS:-}"
   [packet]="--transport packet $sw"
   [packet-qos]="--transport packet $sw $qos_packet"
 )

@@ -30,6 +30,14 @@ void FlowTransport::open(const MessageTable& messages, TransportResult& result) 
   r_->finish_s = r_->start_s;
   r_->link_bytes.assign(net_.num_links(), 0);
   r_->link_busy_s.assign(net_.num_links(), 0);
+  if (options_.nic_fifo) {
+    for (std::uint32_t c : messages.service_class) nic_classes_ = std::max(nic_classes_, c + 1);
+    const std::size_t nics = std::size_t{net_.num_endpoints()} * nic_classes_;
+    nic_busy_.assign(nics, 0);
+    nic_head_.assign(nics, kNone);
+    nic_tail_.assign(nics, kNone);
+    nic_next_.assign(n, kNone);
+  }
   run_clock_.reset();
 }
 
@@ -125,6 +133,12 @@ bool FlowTransport::start(MessageId f) {
     if (messages_->delivery_awaited(f)) deliveries_.push({r.finish_s[f], f});
     return false;
   }
+  if (!wait_for_nic(f)) activate(f);
+  return true;
+}
+
+void FlowTransport::activate(FlowId f) {
+  const PathTable& paths = r_->paths;
   flow_[f].phase = Phase::Active;
   ++active_flows_;
   changed_ = true;
@@ -136,7 +150,41 @@ bool FlowTransport::start(MessageId f) {
     for (LinkId l : paths.links(v))
       if (link_active_[l]++ == 0) busy_since_[l] = now_;
   }
+}
+
+std::size_t FlowTransport::nic_of(FlowId f) const {
+  const std::uint32_t c = messages_->service_class.empty() ? 0 : messages_->service_class[f];
+  return std::size_t{messages_->ends.src[f]} * nic_classes_ + c;
+}
+
+// A NIC in transfer keeps f waiting at the tail of its FIFO (the packet engine's application queue).
+bool FlowTransport::wait_for_nic(FlowId f) {
+  if (!options_.nic_fifo || nic_next_[f] == kPacketNic) return false;
+  const std::size_t q = nic_of(f);
+  if (!nic_busy_[q]) {
+    nic_busy_[q] = 1;
+    return false;
+  }
+  flow_[f].phase = Phase::Queued;
+  if (nic_tail_[q] == kNone)
+    nic_head_[q] = f;
+  else
+    nic_next_[nic_tail_[q]] = f;
+  nic_tail_[q] = f;
   return true;
+}
+
+void FlowTransport::release_nic(FlowId f) {
+  if (!options_.nic_fifo || nic_next_[f] == kPacketNic) return;
+  const std::size_t q = nic_of(f);
+  const FlowId next = nic_head_[q];
+  if (next == kNone) {
+    nic_busy_[q] = 0;
+    return;
+  }
+  nic_head_[q] = nic_next_[next];
+  if (nic_head_[q] == kNone) nic_tail_[q] = kNone;
+  activate(next);
 }
 
 double FlowTransport::next_event(double /*bound*/) {
@@ -172,6 +220,7 @@ void FlowTransport::take_sent(double horizon, std::vector<MessageId>& sent) {
     }
     sent.push_back(f);
     changed_ = true;
+    release_nic(f);
   }
 }
 

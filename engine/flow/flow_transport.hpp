@@ -4,7 +4,10 @@
 // (engine/maxmin/classed_maxmin.hpp), re-shared once per batch of events at the same instant and only
 // where something changed (engine/maxmin/incremental_maxmin.hpp). A flow's transfer ends when its
 // 8 x bytes bits are sent at its changing rate; it is delivered one path latency later (the longest of
-// its paths) (Navaridas et al. 2019, §3.1; manual/dynamic.md "The model").
+// its paths) (Navaridas et al. 2019, §3.1; manual/dynamic.md "The model"). With nic_fifo, a NIC
+// sends its messages one at a time per class in the order they start (the packet engine's NIC order):
+// a message that starts while its NIC is busy waits in a FIFO and its transfer begins when the one
+// before it ends; its start time stays the time it started, so the wait counts in its completion.
 //
 // It keeps per-flow times, per-link bytes and busy time, and the time series in a TransportResult.
 #include <cstdint>
@@ -30,6 +33,10 @@ struct FlowTransportOptions {
   maxmin::ClassPolicy policy;                 // how service classes share links (default NP)
   bool verify = false;                        // re-solve from scratch after every batch and compare (tests)
   bool incremental = true;                    // false: every batch re-solves all active flows (for comparison)
+  // A NIC sends its messages one at a time per class, in the order they start (--nic-fifo), as the
+  // packet engine's NICs do: a message waits, from its start, until the NIC's message before it in its
+  // class has been sent; false: every message in transfer at once, sharing the NIC max-min.
+  bool nic_fifo = false;
   Progress* progress = nullptr;
   // Hybrid runs (engine/hybrid/hybrid_transport.hpp): called once the messages are routed, it returns
   // per link 0 for an ordinary constraint, 1 for a zoomed region's boundary (still a constraint), 2 for
@@ -60,6 +67,11 @@ class FlowTransport final : public Transport {
   // For the hybrid transport (options.zoom_links), after open().
   const PathTable& paths() const { return r_->paths; }
   bool coupled(FlowId f) const { return !cap_link_.empty() && cap_link_[f] != kNone; }
+  // With nic_fifo: flow f's NIC is the packet level's (the hybrid's messages from a zoomed router's
+  // endpoint), which orders its messages itself: f is never queued here. Before f starts.
+  void packet_nic(FlowId f) {
+    if (!nic_next_.empty()) nic_next_[f] = kPacketNic;
+  }
   // Caps coupled flow f at `gbps` in total over its paths (kNever: uncapped), from the next end_batch().
   void set_cap(FlowId f, double gbps);
   bool capped(FlowId f) const { return capacity_[cap_link_[f]] < uncapped_; }
@@ -71,7 +83,7 @@ class FlowTransport final : public Transport {
   std::uint32_t active_flows() const { return active_flows_; }
 
  private:
-  enum class Phase : std::uint8_t { Waiting, Active, Done };
+  enum class Phase : std::uint8_t { Waiting, Queued, Active, Done };
   struct Segment {
     double time, gbps;
     std::uint32_t active;
@@ -86,6 +98,10 @@ class FlowTransport final : public Transport {
   void prepare_variables(const MessageTable& messages);
   void couple(const PathTable& paths, const std::vector<std::uint8_t>& zoom);  // the solver's links, capped
   void settle_var(std::uint32_t v);  // bits carried by v up to now
+  void activate(FlowId f);           // its transfer starts now
+  bool wait_for_nic(FlowId f);       // nic_fifo: queues f behind its NIC's message in transfer (true if it must wait)
+  void release_nic(FlowId f);        // nic_fifo: f's transfer ended; the next message of its NIC and class starts
+  std::size_t nic_of(FlowId f) const;
   void update_rates();               // the flows whose variables changed rate: remaining bits, ends
   void verify();                     // compares the rates with the policy solved from scratch
   void close_series();
@@ -125,6 +141,12 @@ class FlowTransport final : public Transport {
   std::priority_queue<Delivery, std::vector<Delivery>, std::greater<>> deliveries_;
   std::vector<Segment> segments_;
   std::vector<FlowId> touched_;
+  // nic_fifo: per (endpoint, class), whether a message is in transfer and the FIFO of those waiting
+  // (an intrusive list through nic_next_); kPacketNic marks a message whose NIC is the packet level's.
+  static constexpr FlowId kPacketNic = kNone - 1;
+  std::vector<std::uint8_t> nic_busy_;
+  std::vector<FlowId> nic_head_, nic_tail_, nic_next_;
+  std::uint32_t nic_classes_ = 1;
   Stopwatch solve_clock_, run_clock_;
   double total_gbps_ = 0, now_ = 0;
   std::uint32_t active_flows_ = 0, stamp_ = 0;

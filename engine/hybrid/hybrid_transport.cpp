@@ -208,6 +208,7 @@ void HybridTransport::plan_segments() {
       whole_[f] = from_region && cross.size() == 1 && cross[0].last + 1 == links.size() &&
                   messages_->bytes[f] <= 4294967295.0;
       sourced_[f] = from_region && !whole_[f];
+      if (sourced_[f]) flow_.packet_nic(f);  // its NIC is the packet level's
       msg_[f].segments += static_cast<std::uint32_t>(cross.size());
       seg_offset_.push_back(static_cast<std::uint32_t>(segs_.size()));
     }

@@ -37,6 +37,8 @@
 // zoom it is capped, every epoch, at the rate they came out over the epoch, and uncapped once they are
 // all out. It is delivered when both levels are done: its last packet's arrival plus the latency after
 // its last segment, or its flow-level transfer end plus its route's latency, whichever is later.
+// With the flow level's nic_fifo, such a message is not queued at the flow level (its packet NIC
+// orders it); every other message waits for its flow-level NIC in order.
 //
 // Back-pressure (lagged by one or two epochs). The flow level cannot stall bit by bit, so the boundary queue
 // absorbs what a region does not take at once. Every epoch of T seconds, for each coupled message

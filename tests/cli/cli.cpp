@@ -374,6 +374,26 @@ TEST_CASE("cli: dynamic and schedule run applications traces and jobs on the pac
 
   check_rejected("dynamic -t fattree:k=4,n=2 -p uniform --switch ib", {"--switch", "--transport packet"});
   check_rejected("dynamic -t fattree:k=4,n=2 -p uniform --transport packet --policy fp", {"--policy", "flow transport"});
+  check_rejected("dynamic -t fattree:k=4,n=2 -p uniform --transport packet --nic-fifo", {"--nic-fifo", "flow transport"});
+  {
+    // --nic-fifo (flow-level NICs send one message at a time): echoed into config.toml, which runs again
+    // the same; config.nic_fifo says so; three flows per endpoint end at other times than with NICs
+    // sharing max-min.
+    const fs::path fifo_dir = scratch() / "dynamic-nic-fifo";
+    const std::string base = "dynamic -t fattree:k=4,n=2 -p uniform:flows_per_endpoint=3 --bytes 1e5 --json --no-progress";
+    const Outcome fifo = run_cli(base + " --nic-fifo --out " + fifo_dir.string());
+    INFO(fifo.err);
+    REQUIRE(fifo.status == 0);
+    const Outcome shared = run_cli(base);
+    REQUIRE(shared.status == 0);
+    const double fifo_mean = parse_json(fifo.out)["flow_completion_s"]["mean"].get<double>();
+    CHECK(fifo_mean != parse_json(shared.out)["flow_completion_s"]["mean"].get<double>());
+    CHECK(parse_json(fifo.out)["config"]["nic_fifo"].get<bool>());
+    CHECK(read_text(fifo_dir / "config.toml").find("nic-fifo = true") != std::string::npos);
+    const Outcome fifo_again = run_cli("run " + (fifo_dir / "config.toml").string() + " --json --no-progress");
+    REQUIRE(fifo_again.status == 0);
+    CHECK(parse_json(fifo_again.out)["flow_completion_s"]["mean"].get<double>() == fifo_mean);
+  }
   check_rejected("dynamic -t fattree:k=4,n=2 -p uniform --transport wormhole", {"--transport", "flow, packet or hybrid"});
   check_rejected("dynamic -t fattree:k=4,n=2 -a nbody:tasks=4,class=2 --transport packet --mtu-bytes 64,128",
                  {"--mtu-bytes", "2 MTUs", "3 service classes"});

@@ -120,6 +120,49 @@ TEST_CASE("dynamic: the class policies NP BA and FP reproduce INRFlow Fig. 1") {
   for (FlowId f = 0; f < 3; ++f) CHECK(io_first.transfer_end_s[f] == doctest::Approx(4 * unit).epsilon(1e-9));
 }
 
+// A NIC that sends one message at a time per class (nic_fifo, as the packet engine's NICs do), in the
+// order the messages start. On e4's own 25 Gbit/s link, A and B (1 MB each, from 0) and D (from 10 us)
+// go one after another: A ends at S/C4, B at 2S/C4, D at 3S/C4, each keeping its start time (its wait
+// counts in its completion). Shared max-min (the default), A and B run together.
+// Head-of-line: e0's X to e2 shares the 10 Gbit/s cable with e1's Z (5 Gbit/s each, done at 2S/C);
+// e0's Y to e1 (on the same switch) waits for X and then has e0's 100 Gbit/s alone: 2S/C + S/100G. Shared,
+// Y runs beside X at 95 Gbit/s. A message of another class has a queue of its own.
+TEST_CASE("dynamic: a FIFO NIC sends its messages one after another per class") {
+  auto t = test::build_topology("graph:file=" + fixture("dumbbell.ifg"));
+  auto r = test::build_routing("bfs", *t);
+  const double s = 8e6, c4 = 25e9, cable = 10e9;
+  FlowWorkload w;
+  w.add(4, 5, kMB, 0);     // A
+  w.add(4, 0, kMB, 0);     // B
+  w.add(4, 5, kMB, 1e-5);  // D
+  w.add(0, 2, kMB, 0);     // X
+  w.add(1, 3, kMB, 0);     // Z
+  w.add(0, 1, kMB, 0);     // Y, behind X
+  w.add(0, 1, kMB, 0);     // E: class 1, not behind X
+  w.service_class = {0, 0, 0, 0, 0, 0, 1};
+  flow::FlowTransportOptions o;
+  o.verify = true;
+  o.nic_fifo = true;
+  o.policy = test::class_policy("np", {}, {}, 2);
+  const TransportResult fifo = test::run_flows(t->network(), *r, w, o);
+  CHECK(fifo.max_verify_error < 1e-9);
+  CHECK(fifo.transfer_end_s[0] == doctest::Approx(s / c4).epsilon(1e-12));
+  CHECK(fifo.transfer_end_s[1] == doctest::Approx(2 * s / c4).epsilon(1e-12));
+  CHECK(fifo.transfer_end_s[2] == doctest::Approx(3 * s / c4).epsilon(1e-12));
+  CHECK(fifo.start_s[1] == 0);
+  CHECK(fifo.start_s[2] == doctest::Approx(1e-5));
+  // X and Z share the cable; Y waits behind X; E (class 1) shares e0's link with X from the start:
+  // 95 Gbit/s while X has 5, so E is done at S / 95G.
+  CHECK(fifo.transfer_end_s[3] == doctest::Approx(2 * s / cable).epsilon(1e-9));
+  CHECK(fifo.transfer_end_s[6] == doctest::Approx(s / 95e9).epsilon(1e-9));
+  CHECK(fifo.transfer_end_s[5] == doctest::Approx(2 * s / cable + s / 100e9).epsilon(1e-9));
+  CHECK(fifo.start_s[5] == 0);
+  o.nic_fifo = false;
+  const TransportResult fair = test::run_flows(t->network(), *r, w, o);
+  CHECK(fair.transfer_end_s[0] == doctest::Approx(fair.transfer_end_s[1]).epsilon(1e-12));
+  CHECK(fair.transfer_end_s[5] < s / 45e9);  // beside X, sharing e0's link with E
+}
+
 // Mubarak et al. 2019, §II: a high-priority class with a bandwidth cap. Two flows of class 0 (priority 0, cap 25 %)
 // and one of class 1 (priority 1, no cap) on the cable: class 0 gets its cap, C/8 per flow, class 1 the
 // remaining 3C/4 and is done at 4S/3C; class 0 has then sent S/6 per flow and, alone on the link, takes
