@@ -57,6 +57,10 @@ void add_engine_options(OptionTable& t, DynamicConfig& c) {
           1, true);
   t.wholes("--class-priority", c.class_priorities,
            "fp, qos: each class's priority level, 0 served first (fp default: the class number)", 0, 1'000'000);
+  t.real("--router-delay-ns", c.router_delay_ns,
+         "latency a message's path gains at every switch it passes, ns: a router's pipeline at zero load, as the "
+         "packet engine's switch models have (default 0: links only; manual/dynamic.md \"The model\")",
+         0, 1e9);
   t.flag("--nic-fifo", c.nic_fifo,
          "a NIC sends its messages one at a time per class, in the order they start, as the packet engine's NICs "
          "do (default: all at once, sharing the NIC max-min; manual/dynamic.md \"NIC order\")");
@@ -89,9 +93,13 @@ void refuse_conflicts(const OptionTable& t, const DynamicConfig& c) {
     t.refuse_unless(o, packets || hybrid, "with --transport packet or hybrid");
   for (const std::string& o : zoom_option_names()) t.refuse_unless(o, hybrid, "with --transport hybrid");
   for (const char* o : {"--policy", "--class-share", "--class-cap", "--class-priority", "--full-resolve",
-                        "--max-path-memory-gib", "--nic-fifo"})
+                        "--max-path-memory-gib"})
     t.refuse_unless(o, !packets,
                     "to the flow transport (with --transport packet, the switches' output schedulers share the links)");
+  for (const char* o : {"--nic-fifo", "--router-delay-ns"})
+    t.refuse_unless(o, !packets,
+                    "to the flow transport (with --transport packet, the packet engine's NICs and switch pipelines are "
+                    "the model)");
   t.refuse_together("--json", "--quiet", "--json prints the summary, --quiet prints nothing");
 }
 
@@ -122,7 +130,7 @@ std::map<std::string, Json> resolved_options(const DynamicRun& run) {
   if (c.inrflow_workload.empty()) r["inrflow-time-unit"] = nullptr;
   if (c.transport == "packet")
     for (const char* o : {"policy", "class-share", "class-cap", "class-priority", "full-resolve", "max-path-memory-gib",
-                          "nic-fifo"})
+                          "nic-fifo", "router-delay-ns"})
       r[o] = nullptr;
   if (c.transport == "flow")
     for (const std::string& o : packet_transport_option_names()) r[o.substr(2)] = nullptr;

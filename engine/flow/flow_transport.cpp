@@ -65,8 +65,12 @@ void FlowTransport::prepare_variables(const MessageTable& messages) {
       var_flow_[v] = f;
       if (!var_class_.empty()) var_class_[v] = messages.service_class[f];
       double ns = 0;
-      for (LinkId l : paths.links(v)) ns += net_.latency_ns(l);
-      r_->latency_s[f] = std::max(r_->latency_s[f], static_cast<float>(ns * 1e-9));
+      std::uint32_t switches = 0;
+      for (LinkId l : paths.links(v)) {
+        ns += net_.latency_ns(l);
+        switches += net_.kind(net_.target(l)) == VertexKind::Switch;
+      }
+      r_->latency_s[f] = std::max(r_->latency_s[f], static_cast<float>(ns * 1e-9 + switches * options_.router_delay_s));
     }
   capacity_.assign(net_.capacities().begin(), net_.capacities().end());
   for (LinkId l = 0; l < capacity_.size(); ++l)

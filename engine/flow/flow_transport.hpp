@@ -4,7 +4,8 @@
 // (engine/maxmin/classed_maxmin.hpp), re-shared once per batch of events at the same instant and only
 // where something changed (engine/maxmin/incremental_maxmin.hpp). A flow's transfer ends when its
 // 8 x bytes bits are sent at its changing rate; it is delivered one path latency later (the longest of
-// its paths) (Navaridas et al. 2019, §3.1; manual/dynamic.md "The model"). With nic_fifo, a NIC
+// its paths, plus router_delay_s per switch on it) (Navaridas et al. 2019, §3.1; manual/dynamic.md
+// "The model"). With nic_fifo, a NIC
 // sends its messages one at a time per class in the order they start (the packet engine's NIC order):
 // a message that starts while its NIC is busy waits in a FIFO and its transfer begins when the one
 // before it ends; its start time stays the time it started, so the wait counts in its completion.
@@ -37,6 +38,9 @@ struct FlowTransportOptions {
   // packet engine's NICs do: a message waits, from its start, until the NIC's message before it in its
   // class has been sent; false: every message in transfer at once, sharing the NIC max-min.
   bool nic_fifo = false;
+  // Seconds a message's path latency gains at every switch it passes (--router-delay-ns): a router's
+  // pipeline at zero load, as the packet engine's switch models have one; 0: links only.
+  double router_delay_s = 0;
   Progress* progress = nullptr;
   // Hybrid runs (engine/hybrid/hybrid_transport.hpp): called once the messages are routed, it returns
   // per link 0 for an ordinary constraint, 1 for a zoomed region's boundary (still a constraint), 2 for

@@ -182,7 +182,7 @@ void HybridTransport::plan_segments() {
       var_message_[v] = f;
       const std::span<const LinkId> links = paths.links(v);
       const std::vector<Crossing> cross = coupled ? crossings(net_, map_, links) : std::vector<Crossing>{};
-      if (coupled && cross.empty()) flow_part_s_[f] = std::max(flow_part_s_[f], latency_s(net_, links));
+      if (coupled && cross.empty()) flow_part_s_[f] = std::max(flow_part_s_[f], flow_latency_s(links, 0, links.size()));
       std::uint32_t done = 0;  // route links accounted for
       double transit = 0;      // cycles through its segments at zero load
       for (const Crossing& c : cross) {
@@ -195,12 +195,12 @@ void HybridTransport::plan_segments() {
         std::uint32_t hops = 0;  // router-to-router links before the segment's first, in the full network
         for (std::uint32_t i = 0; i < c.first; ++i)
           hops += net_.kind(net_.source(links[i])) == VertexKind::Switch && net_.kind(net_.target(links[i])) == VertexKind::Switch;
-        segs_.push_back({routes_.add(channels, hops), entry, exit, latency_s(net_, links.subspan(done, c.first - done))});
+        segs_.push_back({routes_.add(channels, hops), entry, exit, flow_latency_s(links, done, c.first)});
         done = c.last + 1;
         transit += zero_load_cycles(channels, mtu_of(f));
       }
       msg_[f].transit_s = std::max(msg_[f].transit_s, transit * clock_s_);
-      if (!cross.empty()) tail_s_[v] = latency_s(net_, links.subspan(done));
+      if (!cross.empty()) tail_s_[v] = flow_latency_s(links, done, links.size());
       // One route that starts in a region: inside it end to end, a whole message; else from a zoomed
       // router's endpoint out of its region.
       const bool from_region = options_.whole_messages && paths.end_var(f) - paths.first_var(f) == 1 &&
@@ -214,6 +214,21 @@ void HybridTransport::plan_segments() {
     }
   }
   stats_.segments = segs_.size();
+}
+
+// The flow level's latency over route links [a, b): theirs, and the router delay of every switch
+// outside the zoom among the vertices they join (vertex i is link i's source; the last, the route's
+// destination). A switch next to a region counts in the span beside it, so that with the segments'
+// routers (the packet level's pipelines) every router of the route is counted once.
+double HybridTransport::flow_latency_s(std::span<const LinkId> links, std::size_t a, std::size_t b) const {
+  double s = latency_s(net_, links.subspan(a, b - a));
+  if (options_.flow.router_delay_s == 0) return s;
+  std::uint32_t outside = 0;
+  for (std::size_t i = a; i <= b; ++i) {
+    const VertexId v = i < links.size() ? net_.source(links[i]) : net_.target(links.back());
+    outside += net_.kind(v) == VertexKind::Switch && map_.region_of[v] == kNone;
+  }
+  return s + outside * options_.flow.router_delay_s;
 }
 
 // A packet of `bytes` alone on these channels: the NIC's delay and its flits, each channel's latency,

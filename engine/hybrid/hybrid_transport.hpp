@@ -220,6 +220,7 @@ class HybridTransport final : public Transport {
   void pace_sourced();
   double flits_per_cycle(double gbps) const { return gbps * 1e9 / 8 * clock_s_ / fabric_->flit_bytes(); }
   double default_epoch() const;
+  double flow_latency_s(std::span<const LinkId> links, std::size_t a, std::size_t b) const;
   double zero_load_cycles(std::span<const packet::ChannelId> channels, std::uint32_t bytes) const;
   void activate_var(std::uint32_t v);
   void rekey(std::uint32_t v);

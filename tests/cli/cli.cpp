@@ -375,13 +375,16 @@ TEST_CASE("cli: dynamic and schedule run applications traces and jobs on the pac
   check_rejected("dynamic -t fattree:k=4,n=2 -p uniform --switch ib", {"--switch", "--transport packet"});
   check_rejected("dynamic -t fattree:k=4,n=2 -p uniform --transport packet --policy fp", {"--policy", "flow transport"});
   check_rejected("dynamic -t fattree:k=4,n=2 -p uniform --transport packet --nic-fifo", {"--nic-fifo", "flow transport"});
+  check_rejected("dynamic -t fattree:k=4,n=2 -p uniform --transport packet --router-delay-ns 20",
+                 {"--router-delay-ns", "flow transport"});
+  check_rejected("dynamic -t fattree:k=4,n=2 -p uniform --router-delay-ns nan", {"--router-delay-ns", "finite"});
   {
-    // --nic-fifo (flow-level NICs send one message at a time): echoed into config.toml, which runs again
-    // the same; config.nic_fifo says so; three flows per endpoint end at other times than with NICs
-    // sharing max-min.
+    // --nic-fifo (flow-level NICs send one message at a time) and a router delay: echoed into
+    // config.toml, which runs again the same; config.nic_fifo says so; three flows per endpoint end at
+    // other times than with NICs sharing max-min and no router delay.
     const fs::path fifo_dir = scratch() / "dynamic-nic-fifo";
     const std::string base = "dynamic -t fattree:k=4,n=2 -p uniform:flows_per_endpoint=3 --bytes 1e5 --json --no-progress";
-    const Outcome fifo = run_cli(base + " --nic-fifo --out " + fifo_dir.string());
+    const Outcome fifo = run_cli(base + " --nic-fifo --router-delay-ns 20 --out " + fifo_dir.string());
     INFO(fifo.err);
     REQUIRE(fifo.status == 0);
     const Outcome shared = run_cli(base);
@@ -390,6 +393,7 @@ TEST_CASE("cli: dynamic and schedule run applications traces and jobs on the pac
     CHECK(fifo_mean != parse_json(shared.out)["flow_completion_s"]["mean"].get<double>());
     CHECK(parse_json(fifo.out)["config"]["nic_fifo"].get<bool>());
     CHECK(read_text(fifo_dir / "config.toml").find("nic-fifo = true") != std::string::npos);
+    CHECK(read_text(fifo_dir / "config.toml").find("router-delay-ns = 20.0") != std::string::npos);
     const Outcome fifo_again = run_cli("run " + (fifo_dir / "config.toml").string() + " --json --no-progress");
     REQUIRE(fifo_again.status == 0);
     CHECK(parse_json(fifo_again.out)["flow_completion_s"]["mean"].get<double>() == fifo_mean);

@@ -56,6 +56,21 @@ TEST_CASE("dynamic: a single flow is delivered after its path latency plus size 
   CHECK(r.link_busy_s[cable] == doctest::Approx(8e6 / 10e9));
 }
 
+// --router-delay-ns: the path latency gains the delay at every switch (s0 and s1 on the dumbbell);
+// the transfer is unchanged.
+TEST_CASE("dynamic: a router delay adds to the path latency once per switch") {
+  auto t = test::build_topology("graph:file=" + fixture("dumbbell.ifg"));
+  auto r = test::build_routing("bfs", *t);
+  FlowWorkload w;
+  w.add(0, 2, kMB, 0.5);
+  flow::FlowTransportOptions o;
+  o.router_delay_s = 30e-9;
+  const TransportResult d = test::run_flows(t->network(), *r, w, o);
+  CHECK(d.latency_s[0] == doctest::Approx(700e-9 + 2 * 30e-9).epsilon(1e-6).scale(0));  // a float
+  CHECK(d.transfer_end_s[0] == doctest::Approx(0.5 + 8e6 / 10e9).epsilon(1e-12));
+  CHECK(d.finish_s[0] == doctest::Approx(0.5 + 8e6 / 10e9 + 760e-9).epsilon(1e-12));
+}
+
 TEST_CASE("dynamic: equal flows sharing the dumbbell cable finish together") {
   auto t = test::build_topology("graph:file=" + fixture("dumbbell.ifg"));
   FlowWorkload w;

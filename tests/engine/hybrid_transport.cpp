@@ -78,13 +78,16 @@ TEST_CASE("hybrid: with no zoomed router the run is the flow run exactly") {
     CAPTURE(topo);
     const Net n(topo, std::string(topo).rfind("torus", 0) == 0 ? "dor" : std::string(topo).rfind("fattree", 0) == 0 ? "dmodk" : "dfmin");
     const FlowWorkload w = random_workload(n.net().num_endpoints(), 300, 7);
-    for (const bool fifo : {false, true}) {  // NICs sharing max-min, and one message at a time (--nic-fifo)
+    // NICs sharing max-min, and one message at a time with a router delay (--nic-fifo --router-delay-ns)
+    for (const bool fifo : {false, true}) {
       CAPTURE(fifo);
       flow::FlowTransportOptions fo;
       fo.nic_fifo = fifo;
+      fo.router_delay_s = fifo ? 25e-9 : 0.0;
       const TransportResult flow = test::run_flows(n.net(), *n.routing, w, fo);
       HybridOptions o = options(1024);
       o.flow.nic_fifo = fifo;
+      o.flow.router_delay_s = fo.router_delay_s;
       HybridStats st;
       const TransportResult hyb = run_hybrid(n, std::vector<std::uint8_t>(n.net().num_vertices(), 0), o, w, &st);
       CHECK(st.coupled_messages == 0);
@@ -121,8 +124,23 @@ TEST_CASE("hybrid: a lone message across a zoomed spine arrives at the closed fo
   const packet::RouterConfig& rc = o.router;
   const packet::Cycle through = rc.nic_delay + (16 - 1) + 2 * packet::cycle_at(100e-9, clk) + rc.pipeline() + rc.xbar_delay;
   CHECK(r.finish_s[0] == doctest::Approx(static_cast<double>(handed + through) * clk + 100e-9).epsilon(1e-12));
-  // So the hybrid delivery is the flow delivery plus one packet's store at the NIC and one router's delays.
-  CHECK(r.finish_s[0] - flow.finish_s[0] == doctest::Approx((rc.nic_delay + 15 + rc.pipeline() + rc.xbar_delay) * clk).epsilon(0.05));
+  // So the hybrid delivery is the flow delivery plus one packet's store at the NIC and one router's
+  // delays, and the rounding to whole cycles: the two link latencies inside the region, and the
+  // hand-over (less than a cycle).
+  const double stored = (rc.nic_delay + 15 + rc.pipeline() + rc.xbar_delay) * clk;
+  const double rounding = 2 * (static_cast<double>(packet::cycle_at(100e-9, clk)) * clk - 100e-9);
+  CHECK(r.finish_s[0] - flow.finish_s[0] >= stored + rounding - 1e-12);
+  CHECK(r.finish_s[0] - flow.finish_s[0] < stored + rounding + clk);
+  // With a flow-level router delay, the two leaves outside the zoom add it once each (the spine's
+  // delay is the packet level's pipeline): the first leaf's delays the hand-over to the spine's
+  // boundary (to a whole cycle), the second the delivery after the region.
+  HybridOptions od = o;
+  od.flow.router_delay_s = 40e-9;
+  HybridTransport td(n.net(), *n.routing, fixed_zoom(zoomed), od);
+  const TransportResult rd = drivers::run_flows(n.net(), td, w);
+  REQUIRE(rd.state[0] == FlowState::Delivered);
+  const packet::Cycle later = packet::cycle_at(r.transfer_end_s[0] + 140e-9, clk) - handed;
+  CHECK(rd.finish_s[0] - r.finish_s[0] == doctest::Approx(static_cast<double>(later) * clk + 40e-9).epsilon(1e-12).scale(0));
 }
 
 TEST_CASE("hybrid: a lone message from a zoomed leaf's endpoint goes to its NIC whole and arrives at the closed form") {
