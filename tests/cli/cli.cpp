@@ -2,6 +2,8 @@
 // `list`, `topo`, GraphML export and reload, and TOML configuration files.
 #include <doctest/doctest.h>
 
+#include "tests/support/approx.hpp"
+
 #include <cctype>
 #include <cstdlib>
 #include <filesystem>
@@ -53,10 +55,10 @@ TEST_CASE("cli: static --out writes summary.json and links.csv and flows.csv") {
   CHECK(summary["flows"]["total"].get<double>() == 8);
   CHECK(summary["flows"]["routed"].get<double>() == 8);
   // dmodk routes a shift permutation on a fat tree without contention: 8 flows at 100 Gbit/s.
-  CHECK(summary["throughput"]["aggregate_nonrestricted_gbps"].get<double>() == doctest::Approx(800));
-  CHECK(summary["throughput"]["nonrestricted_normalised"].get<double>() == doctest::Approx(1));
-  CHECK(summary["flow_rate_gbps"]["median"].get<double>() == doctest::Approx(100));
-  CHECK(summary["jain_fairness"].get<double>() == doctest::Approx(1));
+  CHECK(summary["throughput"]["aggregate_nonrestricted_gbps"].get<double>() == approx(800));
+  CHECK(summary["throughput"]["nonrestricted_normalised"].get<double>() == approx(1));
+  CHECK(summary["flow_rate_gbps"]["median"].get<double>() == approx(100));
+  CHECK(summary["jain_fairness"].get<double>() == approx(1));
   CHECK(summary.contains("time_s"));
   CHECK(summary.contains("paths_per_link"));
 
@@ -86,11 +88,11 @@ TEST_CASE("cli: static --out writes summary.json and links.csv and flows.csv") {
     CHECK(std::stoi(cells[2]) == (src + 3) % 8);
     CHECK(cells[3] == "routed");
     CHECK(cells[4] == "1");
-    CHECK(std::stod(cells[6]) == doctest::Approx(100));
+    CHECK(std::stod(cells[6]) == approx(100));
     flow_link_sum += std::stod(cells[6]) * std::stod(cells[5]);
   }
   // Every flow's rate is counted once on each link of its path.
-  CHECK(link_load == doctest::Approx(flow_link_sum));
+  CHECK(link_load == approx(flow_link_sum));
 }
 
 TEST_CASE("cli: static --json prints the summary as JSON on stdout") {
@@ -104,7 +106,7 @@ TEST_CASE("cli: static --json prints the summary as JSON on stdout") {
   CHECK(summary["config"]["routing"].get<std::string>() == "dor");
   CHECK(summary["flows"]["total"].get<double>() == 72);
   // Mean ring distance on a 3x3 torus over distinct pairs: 2 * (2/3) * 9/8 = 1.5 links.
-  CHECK(summary["path_links"]["mean"].get<double>() == doctest::Approx(1.5));
+  CHECK(summary["path_links"]["mean"].get<double>() == approx(1.5));
   CHECK(summary["network"]["facts"]["diameter_links"].get<double>() == 2);
 }
 
@@ -180,7 +182,7 @@ TEST_CASE("cli: topo reports the closed-form diameter and mean distance of a tor
   CHECK(t["endpoints"].get<double>() == 16);
   CHECK(t["diameter_links"].get<double>() == 4);
   // Same leaf (3 of 15 others): 2 links, otherwise 4: (3*2 + 12*4) / 15 = 3.6.
-  CHECK(t["mean_distance_links"].get<double>() == doctest::Approx(3.6));
+  CHECK(t["mean_distance_links"].get<double>() == approx(3.6));
 }
 
 TEST_CASE("cli: a GraphML export loads back as the same network") {
@@ -202,7 +204,7 @@ TEST_CASE("cli: a GraphML export loads back as the same network") {
     CHECK(b["network"]["direct"].get<bool>() == a["network"]["direct"].get<bool>());
     CHECK(b["flows"]["routed"].get<double>() == a["flows"]["routed"].get<double>());
     // Both are routed on shortest paths, so the mean path length must agree.
-    CHECK(b["path_links"]["mean"].get<double>() == doctest::Approx(a["path_links"]["mean"].get<double>()));
+    CHECK(b["path_links"]["mean"].get<double>() == approx(a["path_links"]["mean"].get<double>()));
   }
 }
 
@@ -276,7 +278,7 @@ TEST_CASE("cli: dynamic writes an application as GOAL and VEF traces and replays
         run_cli("dynamic -t fattree:k=4,n=3 -a " + kind + ":file=" + trace.string() + " --json --no-progress");
     INFO(again.err);
     REQUIRE(again.status == 0);
-    CHECK(runtime_of(again.out) == doctest::Approx(runtime_of(first.out)).epsilon(1e-9));
+    CHECK(runtime_of(again.out) == approx(runtime_of(first.out)).epsilon(1e-9));
   }
   // A deadlocked trace: exit status 3 and who waits for what on stderr.
   const Outcome stuck = run_cli("dynamic -t fattree:k=4,n=3 -a goal:file=" + std::string(INTERFLOW_SOURCE_DIR) +
@@ -297,7 +299,7 @@ TEST_CASE("cli: schedule replays an SWF log and writes per-job results") {
   INFO(o.err);
   REQUIRE(o.status == 0);
   const Json summary = parse_json(o.out);
-  CHECK(summary["mean_wait_s"].get<double>() == doctest::Approx(5.25));
+  CHECK(summary["mean_wait_s"].get<double>() == approx(5.25));
   CHECK(summary["nodes"].get<double>() == 4);
   const auto jobs = lines_of(read_text(dir / "jobs.csv"));
   REQUIRE(jobs.size() == 5);
@@ -337,7 +339,7 @@ TEST_CASE("cli: schedule runs a synthetic stream network-aware and reports netwo
   const Json ws = parse_json(w.out);
   CHECK(ws["jobs"]["scheduled"].get<double>() == 3);
   CHECK(ws["source"].get<std::string>().rfind("INRFlow workload", 0) == 0);
-  CHECK(ws["mean_network_slowdown"].get<double>() == doctest::Approx(1.0));
+  CHECK(ws["mean_network_slowdown"].get<double>() == approx(1.0));
   check_rejected("schedule --inrflow-workload " + wl.string(), {"--inrflow-workload", "--network-aware"});
   check_rejected("schedule --jobs 3 --allocation locality", {"locality", "--network-aware"});
 }
@@ -539,8 +541,8 @@ TEST_CASE("cli: packet runs a torus at an offered load and writes its results an
   const Json s = parse_json(read_text(dir / "summary.json"));
   CHECK(s["engine"] == "packet");
   CHECK(s["vc_scheme"] == "dateline");
-  CHECK(s["clock_ns"].get<double>() == doctest::Approx(5.12));
-  CHECK(s["accepted_flits_per_cycle_per_nic"].get<double>() == doctest::Approx(0.2).epsilon(0.1));
+  CHECK(s["clock_ns"].get<double>() == approx(5.12));
+  CHECK(s["accepted_flits_per_cycle_per_nic"].get<double>() == approx(0.2).epsilon(0.1));
   CHECK_FALSE(s["saturated"].get<bool>());
   CHECK(lines_of(read_text(dir / "channels.csv")).size() == 1 + 64 + 32);  // header, 64 links, 16 x 2 local
   // Its config.toml runs it again to the same numbers.
@@ -574,7 +576,7 @@ TEST_CASE("cli: packet runs the ib switch with a scheduler and seven SLs and wri
   CHECK(rows[3].rfind("2,VI,", 0) == 0);
   double offered = 0;
   for (const auto& sl : s["service_levels"]) offered += sl["offered_flits_per_cycle_per_nic"].get<double>();
-  CHECK(offered == doctest::Approx(s["offered_flits_per_cycle_per_nic"].get<double>()).epsilon(1e-9));
+  CHECK(offered == approx(s["offered_flits_per_cycle_per_nic"].get<double>()).epsilon(1e-9));
   // Its config.toml reproduces it.
   const Outcome again = run_cli("run " + (dir / "config.toml").string() + " --json");
   REQUIRE(again.status == 0);

@@ -2,6 +2,8 @@
 
 #include <doctest/doctest.h>
 
+#include "tests/support/approx.hpp"
+
 #include "tests/support/test_support.hpp"
 
 using namespace interflow;
@@ -20,7 +22,7 @@ TEST_CASE("distance analysis: one search by symmetry equals the exact all-pairs 
     CHECK(symmetric.exact);
     CHECK(symmetric.by_symmetry);
     CHECK(symmetric.diameter_links == exact.diameter_links);
-    CHECK(symmetric.mean_links == doctest::Approx(exact.mean_links).epsilon(1e-12));
+    CHECK(symmetric.mean_links == approx(exact.mean_links).epsilon(1e-12));
     CHECK(symmetric.disconnected_pairs == 0);
     CHECK_FALSE(DistanceAnalysis(1, 1).run(net, false).exact);  // without symmetry it samples
   }
@@ -33,5 +35,5 @@ TEST_CASE("distance analysis: the attachment-switch search matches closed forms 
   const DistanceReport r = DistanceAnalysis().run(topology->network());
   CHECK(r.exact);
   CHECK(r.diameter_links == 4);
-  CHECK(r.mean_links == doctest::Approx((3 * 2.0 + 12 * 4.0) / 15.0));
+  CHECK(r.mean_links == approx((3 * 2.0 + 12 * 4.0) / 15.0));
 }

@@ -2,6 +2,8 @@
 // nearest-name suggestion.
 #include <doctest/doctest.h>
 
+#include "tests/support/approx.hpp"
+
 #include <cmath>
 #include <vector>
 
@@ -17,14 +19,14 @@ TEST_CASE("stats: Student's t quantiles match the tables") {
                                                         {10, 2.22813885}, {30, 2.04227246}, {120, 1.97993041}};
   for (const auto& [df, t] : table) {
     INFO("df " << df);
-    CHECK(student_t_quantile(0.975, df) == doctest::Approx(t).epsilon(1e-8));
+    CHECK(student_t_quantile(0.975, df) == approx(t).epsilon(1e-8));
   }
-  CHECK(student_t_quantile(0.95, 3) == doctest::Approx(2.35336343).epsilon(1e-8));
-  CHECK(student_t_quantile(0.995, 7) == doctest::Approx(3.49948330).epsilon(1e-8));
+  CHECK(student_t_quantile(0.95, 3) == approx(2.35336343).epsilon(1e-8));
+  CHECK(student_t_quantile(0.995, 7) == approx(3.49948330).epsilon(1e-8));
   CHECK(student_t_quantile(0.5, 4) == 0.0);
-  CHECK(student_t_quantile(0.025, 10) == doctest::Approx(-2.22813885).epsilon(1e-8));
+  CHECK(student_t_quantile(0.025, 10) == approx(-2.22813885).epsilon(1e-8));
   // Large df tends to the normal quantile 1.959964.
-  CHECK(student_t_quantile(0.975, 1e6) == doctest::Approx(1.959966).epsilon(1e-5));
+  CHECK(student_t_quantile(0.975, 1e6) == approx(1.959966).epsilon(1e-5));
   CHECK_THROWS(student_t_quantile(1.0, 3));
   CHECK_THROWS(student_t_quantile(0.9, 0.5));
 }
@@ -35,9 +37,9 @@ TEST_CASE("stats: the 95 % confidence interval of a mean") {
   const MeanCi c = mean_ci95(x);
   CHECK(c.n == 8);
   CHECK(c.defined);
-  CHECK(c.mean == doctest::Approx(5));
-  CHECK(c.sd == doctest::Approx(std::sqrt(32.0 / 7.0)));
-  CHECK(c.ci95 == doctest::Approx(2.36462425 * std::sqrt(32.0 / 7.0) / std::sqrt(8.0)).epsilon(1e-8));
+  CHECK(c.mean == approx(5));
+  CHECK(c.sd == approx(std::sqrt(32.0 / 7.0)));
+  CHECK(c.ci95 == approx(2.36462425 * std::sqrt(32.0 / 7.0) / std::sqrt(8.0)).epsilon(1e-8));
   const std::vector<double> one = {3.5};
   const MeanCi single = mean_ci95(one);
   CHECK_FALSE(single.defined);

@@ -6,6 +6,8 @@
 
 #include <doctest/doctest.h>
 
+#include "tests/support/approx.hpp"
+
 #include <cmath>
 #include <numeric>
 #include <string>
@@ -57,12 +59,12 @@ TEST_CASE("tasks: a token ring with computation takes N times compute plus trans
   const double hop = c + transfer + kL;
   // Task i > 0 ends when its send's last bit has left: i hops after the start, plus its compute and transfer.
   for (std::uint32_t i = 1; i < n; ++i)
-    CHECK(r.task_finish_s[i] == doctest::Approx(i * hop + c + transfer).epsilon(1e-9));
-  CHECK(r.task_finish_s[0] == doctest::Approx(n * hop).epsilon(1e-9));
-  CHECK(r.apps[0].runtime_s() == doctest::Approx(n * hop).epsilon(1e-9));
+    CHECK(r.task_finish_s[i] == approx(i * hop + c + transfer).epsilon(1e-9));
+  CHECK(r.task_finish_s[0] == approx(n * hop).epsilon(1e-9));
+  CHECK(r.apps[0].runtime_s() == approx(n * hop).epsilon(1e-9));
   CHECK(r.apps[0].messages == n);
-  CHECK(r.apps[0].compute_s == doctest::Approx(n * c));
-  CHECK(r.apps[0].max_latency_s == doctest::Approx(transfer + kL).epsilon(1e-9));
+  CHECK(r.apps[0].compute_s == approx(n * c));
+  CHECK(r.apps[0].max_latency_s == approx(transfer + kL).epsilon(1e-9));
 }
 
 TEST_CASE("tasks: a message that arrives before its receive waits as a pending notification") {
@@ -72,8 +74,8 @@ TEST_CASE("tasks: a message that arrives before its receive waits as a pending n
   b.recv(1, 0, 1e6, 1);
   const drivers::RunResult r = run({app_of(b)});
   REQUIRE(r.blocked.empty());
-  CHECK(r.task_finish_s[0] == doctest::Approx(8e6 / kC).epsilon(1e-9));
-  CHECK(r.task_finish_s[1] == doctest::Approx(5e-3).epsilon(1e-12));  // no wait at the receive
+  CHECK(r.task_finish_s[0] == approx(8e6 / kC).epsilon(1e-9));
+  CHECK(r.task_finish_s[1] == approx(5e-3).epsilon(1e-12));  // no wait at the receive
   CHECK(r.unreceived_messages == 0);
 }
 
@@ -92,7 +94,7 @@ TEST_CASE("tasks: non-blocking all-to-all exchanges share each endpoint link") {
   }
   const drivers::RunResult r = run({app_of(b)});
   REQUIRE(r.blocked.empty());
-  for (std::uint32_t i = 0; i < n; ++i) CHECK(r.task_finish_s[i] == doctest::Approx(3 * transfer + kL).epsilon(1e-9));
+  for (std::uint32_t i = 0; i < n; ++i) CHECK(r.task_finish_s[i] == approx(3 * transfer + kL).epsilon(1e-9));
 }
 
 TEST_CASE("tasks: the CPU scale factor multiplies computation") {
@@ -102,8 +104,8 @@ TEST_CASE("tasks: the CPU scale factor multiplies computation") {
   test::RunOptions o;
   o.driver.cpu_scale = 2.5;
   const drivers::RunResult r = run({app_of(b)}, o);
-  CHECK(r.task_finish_s[0] == doctest::Approx(3.5e-3));
-  CHECK(r.task_compute_s[0] == doctest::Approx(2.5e-3));
+  CHECK(r.task_finish_s[0] == approx(3.5e-3));
+  CHECK(r.task_compute_s[0] == approx(2.5e-3));
 }
 
 TEST_CASE("tasks: a limit of one message in flight per task serialises its isends") {
@@ -120,13 +122,13 @@ TEST_CASE("tasks: a limit of one message in flight per task serialises its isend
     return app_of(b);
   };
   const drivers::RunResult free = run({program()});
-  for (FlowId m = 0; m < 3; ++m) CHECK(free.flows.finish_s[m] == doctest::Approx(3 * transfer + kL).epsilon(1e-9));
+  for (FlowId m = 0; m < 3; ++m) CHECK(free.flows.finish_s[m] == approx(3 * transfer + kL).epsilon(1e-9));
   test::RunOptions o;
   o.driver.max_in_flight = 1;
   const drivers::RunResult limited = run({program()}, o);
   for (FlowId m = 0; m < 3; ++m)
-    CHECK(limited.flows.finish_s[m] == doctest::Approx((m + 1) * transfer + kL).epsilon(1e-9));
-  CHECK(limited.task_finish_s[0] == doctest::Approx(3 * transfer).epsilon(1e-9));
+    CHECK(limited.flows.finish_s[m] == approx((m + 1) * transfer + kL).epsilon(1e-9));
+  CHECK(limited.task_finish_s[0] == approx(3 * transfer).epsilon(1e-9));
 }
 
 TEST_CASE("tasks: a deadlocked program ends with a report of who waits for what") {
@@ -161,9 +163,9 @@ TEST_CASE("tasks: applications arrive at their own time on their own endpoints")
   second.arrival_s = 1e-3;
   const drivers::RunResult r = run({first, second});
   const double one = 8e6 / kC + kL;
-  CHECK(r.apps[0].end_s == doctest::Approx(one).epsilon(1e-9));
-  CHECK(r.apps[1].start_s == doctest::Approx(1e-3));
-  CHECK(r.apps[1].runtime_s() == doctest::Approx(one).epsilon(1e-9));
+  CHECK(r.apps[0].end_s == approx(one).epsilon(1e-9));
+  CHECK(r.apps[1].start_s == approx(1e-3));
+  CHECK(r.apps[1].runtime_s() == approx(one).epsilon(1e-9));
   CHECK(r.task_offset == std::vector<std::uint32_t>{0, 2, 4});
 }
 

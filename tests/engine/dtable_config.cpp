@@ -6,6 +6,8 @@
 
 #include <doctest/doctest.h>
 
+#include "tests/support/approx.hpp"
+
 #include <cmath>
 
 #include "tests/support/test_support.hpp"
@@ -110,13 +112,13 @@ TEST_CASE("dtable config: Table 4 entries and minimum and maximum shares follow 
   for (std::size_t i = 0; i < entries.size(); ++i) {
     INFO(s.sls[i].name);
     CHECK(c.sls[i].entries == entries[i]);
-    CHECK(c.sls[i].entry_fraction * 100 == doctest::Approx(percent[i]));
-    CHECK(c.sls[i].min_share == doctest::Approx(min_share[i]));
-    CHECK(c.sls[i].max_share == doctest::Approx(max_share[i]));
+    CHECK(c.sls[i].entry_fraction * 100 == approx(percent[i]));
+    CHECK(c.sls[i].min_share == approx(min_share[i]));
+    CHECK(c.sls[i].max_share == approx(max_share[i]));
   }
   // The paper's cells where they agree with the formula, to its printed precision.
-  CHECK(std::round(c.sls[0].min_share * 1000) / 1000 == doctest::Approx(0.094));
-  CHECK(std::round(c.sls[4].max_share * 1000) / 1000 == doctest::Approx(0.188));
+  CHECK(std::round(c.sls[0].min_share * 1000) / 1000 == approx(0.094));
+  CHECK(std::round(c.sls[4].max_share * 1000) / 1000 == approx(0.188));
 }
 
 TEST_CASE("dtable config: with the paper's total weight 1073 every T.W. and E.W. of Table 4 comes out") {
@@ -172,24 +174,24 @@ TEST_CASE("dtable config: the search of 5.3 finds k 0.5 and then w from the shar
   CHECK(c.k == 0.5);
   // w: CL needs phi N k / n = 0.35 x 64 x 0.5 / 4 = 2.8 (maxφ = φ exactly); its rounded entries of
   // 90 credits need M = 32 w >= 90 -> w = 2.9. The paper chose 3.
-  CHECK(c.w_for_shares == doctest::Approx(2.8));
-  CHECK(c.w == doctest::Approx(2.9));
+  CHECK(c.w_for_shares == approx(2.8));
+  CHECK(c.w == approx(2.9));
   CHECK(c.sls[3].weight_high == 90);
   // With the paper's total of 1073, CL's entries of 94 credits need w >= 2.94: w = 3, the paper's.
   s.total_weight = 1073;
   c = configure_dtable(s);
   CHECK(c.k == 0.5);
-  CHECK(c.w_for_shares == doctest::Approx(2.8));
-  CHECK(c.w == doctest::Approx(3));
+  CHECK(c.w_for_shares == approx(2.8));
+  CHECK(c.w == approx(3));
   // Given k, w is searched from it (the pool, 2048, shared out).
   s.k = 1;
   s.total_weight.reset();
   c = configure_dtable(s);
   CHECK_FALSE(c.k_searched);
   CHECK(c.w_searched);
-  CHECK(c.w_for_shares == doctest::Approx(5.6));  // 0.35 x 64 / 4
+  CHECK(c.w_for_shares == approx(5.6));  // 0.35 x 64 / 4
   CHECK(c.sls[3].weight_high == 180);             // 717 over 4 entries, above M = 32 x 5.6 = 179.2
-  CHECK(c.w == doctest::Approx(5.7));
+  CHECK(c.w == approx(5.7));
 }
 
 TEST_CASE("dtable config: through the dtable scheduler every backlogged SL gets its share within 1 percent") {

@@ -6,6 +6,8 @@
 
 #include <doctest/doctest.h>
 
+#include "tests/support/approx.hpp"
+
 #include <algorithm>
 #include <string>
 
@@ -43,17 +45,17 @@ TEST_CASE("dynamic: a single flow is delivered after its path latency plus size 
   w.add(0, 2, kMB, 0.5);  // e0 -> e2 across the 10 Gbit/s cable (500 ns), access links 100 ns each
   const TransportResult r = run(*t, "bfs", w);
   CHECK(r.state[0] == FlowState::Delivered);
-  CHECK(r.start_s[0] == doctest::Approx(0.5));
-  CHECK(r.transfer_end_s[0] == doctest::Approx(0.5 + 8e6 / 10e9).epsilon(1e-12));
-  CHECK(r.latency_s[0] == doctest::Approx(700e-9));
-  CHECK(r.finish_s[0] == doctest::Approx(0.5 + 8e6 / 10e9 + 700e-9).epsilon(1e-12));
-  CHECK(r.makespan_s == doctest::Approx(r.finish_s[0]));
+  CHECK(r.start_s[0] == approx(0.5));
+  CHECK(r.transfer_end_s[0] == approx(0.5 + 8e6 / 10e9).epsilon(1e-12));
+  CHECK(r.latency_s[0] == approx(700e-9));
+  CHECK(r.finish_s[0] == approx(0.5 + 8e6 / 10e9 + 700e-9).epsilon(1e-12));
+  CHECK(r.makespan_s == approx(r.finish_s[0]));
   // The bottleneck cable carried the whole megabyte and was busy for the transfer.
   const Network& net = t->network();
   const LinkId cable = net.find_link(net.target(net.out_begin(net.endpoint_vertex(0))),
                                      net.target(net.out_begin(net.endpoint_vertex(2))));
-  CHECK(r.link_bytes[cable] == doctest::Approx(kMB));
-  CHECK(r.link_busy_s[cable] == doctest::Approx(8e6 / 10e9));
+  CHECK(r.link_bytes[cable] == approx(kMB));
+  CHECK(r.link_busy_s[cable] == approx(8e6 / 10e9));
 }
 
 // --router-delay-ns: the path latency gains the delay at every switch (s0 and s1 on the dumbbell);
@@ -66,9 +68,9 @@ TEST_CASE("dynamic: a router delay adds to the path latency once per switch") {
   flow::FlowTransportOptions o;
   o.router_delay_s = 30e-9;
   const TransportResult d = test::run_flows(t->network(), *r, w, o);
-  CHECK(d.latency_s[0] == doctest::Approx(700e-9 + 2 * 30e-9).epsilon(1e-6).scale(0));  // a float
-  CHECK(d.transfer_end_s[0] == doctest::Approx(0.5 + 8e6 / 10e9).epsilon(1e-12));
-  CHECK(d.finish_s[0] == doctest::Approx(0.5 + 8e6 / 10e9 + 760e-9).epsilon(1e-12));
+  CHECK(d.latency_s[0] == approx(700e-9 + 2 * 30e-9).epsilon(1e-6).scale(0));  // a float
+  CHECK(d.transfer_end_s[0] == approx(0.5 + 8e6 / 10e9).epsilon(1e-12));
+  CHECK(d.finish_s[0] == approx(0.5 + 8e6 / 10e9 + 760e-9).epsilon(1e-12));
 }
 
 TEST_CASE("dynamic: equal flows sharing the dumbbell cable finish together") {
@@ -79,8 +81,8 @@ TEST_CASE("dynamic: equal flows sharing the dumbbell cable finish together") {
   w.add(0, 3, kMB, 0);
   w.add(4, 5, kMB, 0);  // the unrelated pair: its 25 Gbit/s access link alone
   const TransportResult r = run(*t, "bfs", w);
-  for (FlowId f = 0; f < 3; ++f) CHECK(r.transfer_end_s[f] == doctest::Approx(3 * 8e6 / 10e9).epsilon(1e-12));
-  CHECK(r.transfer_end_s[3] == doctest::Approx(8e6 / 25e9).epsilon(1e-12));
+  for (FlowId f = 0; f < 3; ++f) CHECK(r.transfer_end_s[f] == approx(3 * 8e6 / 10e9).epsilon(1e-12));
+  CHECK(r.transfer_end_s[3] == approx(8e6 / 25e9).epsilon(1e-12));
 }
 
 TEST_CASE("dynamic: a flow arriving on a busy link gets the textbook piecewise schedule") {
@@ -93,8 +95,8 @@ TEST_CASE("dynamic: a flow arriving on a busy link gets the textbook piecewise s
   w.add(1, 3, kMB, t1);
   const TransportResult r = run(*t, "bfs", w);
   const double a_end = t1 + 2 * (s - c * t1) / c;
-  CHECK(r.transfer_end_s[0] == doctest::Approx(a_end).epsilon(1e-12));
-  CHECK(r.transfer_end_s[1] == doctest::Approx(a_end + t1).epsilon(1e-12));
+  CHECK(r.transfer_end_s[0] == approx(a_end).epsilon(1e-12));
+  CHECK(r.transfer_end_s[1] == approx(a_end + t1).epsilon(1e-12));
   CHECK(r.batches == 4);  // start A, start B, end A, end B
 }
 
@@ -106,7 +108,7 @@ TEST_CASE("dynamic: a parking lot shares every hop half and half") {
   w.add(1, 2, kMB, 0);
   w.add(2, 3, kMB, 0);
   const TransportResult r = run(*t, "bfs", w);
-  for (FlowId f = 0; f < 4; ++f) CHECK(r.transfer_end_s[f] == doctest::Approx(2 * 8e6 / 1e9).epsilon(1e-12));
+  for (FlowId f = 0; f < 4; ++f) CHECK(r.transfer_end_s[f] == approx(2 * 8e6 / 1e9).epsilon(1e-12));
 }
 
 // INRFlow Fig. 1 (Navaridas et al. 2019, §3.1) on the dumbbell cable C: three App flows (class 0) and one I/O flow
@@ -122,17 +124,17 @@ TEST_CASE("dynamic: the class policies NP BA and FP reproduce INRFlow Fig. 1") {
   w.service_class = {0, 0, 0, 1};
   const double unit = 8e6 / 10e9;  // S / C
   const TransportResult np = run(*t, "bfs", w, true, test::class_policy("np", {}, {}, 2));
-  for (FlowId f = 0; f < 4; ++f) CHECK(np.transfer_end_s[f] == doctest::Approx(4 * unit).epsilon(1e-9));
+  for (FlowId f = 0; f < 4; ++f) CHECK(np.transfer_end_s[f] == approx(4 * unit).epsilon(1e-9));
   const TransportResult ba = run(*t, "bfs", w, true, test::class_policy("ba", {0.5, 0.5}, {}, 2));
-  CHECK(ba.transfer_end_s[3] == doctest::Approx(2 * unit).epsilon(1e-9));
-  for (FlowId f = 0; f < 3; ++f) CHECK(ba.transfer_end_s[f] == doctest::Approx(4 * unit).epsilon(1e-9));
+  CHECK(ba.transfer_end_s[3] == approx(2 * unit).epsilon(1e-9));
+  for (FlowId f = 0; f < 3; ++f) CHECK(ba.transfer_end_s[f] == approx(4 * unit).epsilon(1e-9));
   const TransportResult fp = run(*t, "bfs", w, true, test::class_policy("fp", {}, {}, 2));
-  for (FlowId f = 0; f < 3; ++f) CHECK(fp.transfer_end_s[f] == doctest::Approx(3 * unit).epsilon(1e-9));
-  CHECK(fp.transfer_end_s[3] == doctest::Approx(4 * unit).epsilon(1e-9));
+  for (FlowId f = 0; f < 3; ++f) CHECK(fp.transfer_end_s[f] == approx(3 * unit).epsilon(1e-9));
+  CHECK(fp.transfer_end_s[3] == approx(4 * unit).epsilon(1e-9));
   // Priorities can be given in any order: the I/O class first.
   const TransportResult io_first = run(*t, "bfs", w, true, test::class_policy("fp", {}, {1, 0}, 2));
-  CHECK(io_first.transfer_end_s[3] == doctest::Approx(unit).epsilon(1e-9));
-  for (FlowId f = 0; f < 3; ++f) CHECK(io_first.transfer_end_s[f] == doctest::Approx(4 * unit).epsilon(1e-9));
+  CHECK(io_first.transfer_end_s[3] == approx(unit).epsilon(1e-9));
+  for (FlowId f = 0; f < 3; ++f) CHECK(io_first.transfer_end_s[f] == approx(4 * unit).epsilon(1e-9));
 }
 
 // A NIC that sends one message at a time per class (nic_fifo, as the packet engine's NICs do), in the
@@ -161,20 +163,20 @@ TEST_CASE("dynamic: a FIFO NIC sends its messages one after another per class") 
   o.policy = test::class_policy("np", {}, {}, 2);
   const TransportResult fifo = test::run_flows(t->network(), *r, w, o);
   CHECK(fifo.max_verify_error < 1e-9);
-  CHECK(fifo.transfer_end_s[0] == doctest::Approx(s / c4).epsilon(1e-12));
-  CHECK(fifo.transfer_end_s[1] == doctest::Approx(2 * s / c4).epsilon(1e-12));
-  CHECK(fifo.transfer_end_s[2] == doctest::Approx(3 * s / c4).epsilon(1e-12));
+  CHECK(fifo.transfer_end_s[0] == approx(s / c4).epsilon(1e-12));
+  CHECK(fifo.transfer_end_s[1] == approx(2 * s / c4).epsilon(1e-12));
+  CHECK(fifo.transfer_end_s[2] == approx(3 * s / c4).epsilon(1e-12));
   CHECK(fifo.start_s[1] == 0);
-  CHECK(fifo.start_s[2] == doctest::Approx(1e-5));
+  CHECK(fifo.start_s[2] == approx(1e-5));
   // X and Z share the cable; Y waits behind X; E (class 1) shares e0's link with X from the start:
   // 95 Gbit/s while X has 5, so E is done at S / 95G.
-  CHECK(fifo.transfer_end_s[3] == doctest::Approx(2 * s / cable).epsilon(1e-9));
-  CHECK(fifo.transfer_end_s[6] == doctest::Approx(s / 95e9).epsilon(1e-9));
-  CHECK(fifo.transfer_end_s[5] == doctest::Approx(2 * s / cable + s / 100e9).epsilon(1e-9));
+  CHECK(fifo.transfer_end_s[3] == approx(2 * s / cable).epsilon(1e-9));
+  CHECK(fifo.transfer_end_s[6] == approx(s / 95e9).epsilon(1e-9));
+  CHECK(fifo.transfer_end_s[5] == approx(2 * s / cable + s / 100e9).epsilon(1e-9));
   CHECK(fifo.start_s[5] == 0);
   o.nic_fifo = false;
   const TransportResult fair = test::run_flows(t->network(), *r, w, o);
-  CHECK(fair.transfer_end_s[0] == doctest::Approx(fair.transfer_end_s[1]).epsilon(1e-12));
+  CHECK(fair.transfer_end_s[0] == approx(fair.transfer_end_s[1]).epsilon(1e-12));
   CHECK(fair.transfer_end_s[5] < s / 45e9);  // beside X, sharing e0's link with E
 }
 
@@ -192,11 +194,11 @@ TEST_CASE("dynamic: a capped priority class keeps its cap while others want the 
   w.service_class = {0, 0, 1};
   const double unit = 8e6 / 10e9;
   const TransportResult q = run(*t, "bfs", w, true, test::class_policy("qos", {0.25, 1.0}, {0, 1}, 2));
-  CHECK(q.transfer_end_s[2] == doctest::Approx(4 * unit / 3).epsilon(1e-9));
-  CHECK(q.transfer_end_s[0] == doctest::Approx(3 * unit).epsilon(1e-9));
-  CHECK(q.transfer_end_s[1] == doctest::Approx(3 * unit).epsilon(1e-9));
+  CHECK(q.transfer_end_s[2] == approx(4 * unit / 3).epsilon(1e-9));
+  CHECK(q.transfer_end_s[0] == approx(3 * unit).epsilon(1e-9));
+  CHECK(q.transfer_end_s[1] == approx(3 * unit).epsilon(1e-9));
   const TransportResult fp = run(*t, "bfs", w, true, test::class_policy("fp", {}, {}, 2));
-  CHECK(fp.transfer_end_s[0] == doctest::Approx(2 * unit).epsilon(1e-9));
+  CHECK(fp.transfer_end_s[0] == approx(2 * unit).epsilon(1e-9));
   // A flow of a class the policy does not define is refused.
   w.service_class = {0, 0, 2};
   CHECK_THROWS_AS(run(*t, "bfs", w, true, test::class_policy("fp", {}, {}, 2)), InputError);
@@ -221,8 +223,8 @@ TEST_CASE("dynamic: a flow waits for the delivery of the flows listed after it")
   w.after_offsets = {0, 0, 1};
   w.after = {0};
   const TransportResult r = run(*t, "bfs", w);
-  CHECK(r.start_s[1] == doctest::Approx(r.finish_s[0]));
-  CHECK(r.transfer_end_s[1] == doctest::Approx(r.finish_s[0] + 8e6 / 10e9).epsilon(1e-12));
+  CHECK(r.start_s[1] == approx(r.finish_s[0]));
+  CHECK(r.transfer_end_s[1] == approx(r.finish_s[0] + 8e6 / 10e9).epsilon(1e-12));
 }
 
 TEST_CASE("dynamic: results come back in the caller's flow order when flows start out of order") {
@@ -235,13 +237,13 @@ TEST_CASE("dynamic: results come back in the caller's flow order when flows star
   w.after_offsets = {0, 0, 0, 1};
   w.after = {0};
   const TransportResult r = run(*t, "bfs", w);
-  CHECK(r.start_s[0] == doctest::Approx(1.0));
-  CHECK(r.start_s[1] == doctest::Approx(0.0));
-  CHECK(r.start_s[2] == doctest::Approx(r.finish_s[0]));
+  CHECK(r.start_s[0] == approx(1.0));
+  CHECK(r.start_s[1] == approx(0.0));
+  CHECK(r.start_s[2] == approx(r.finish_s[0]));
   for (FlowId f = 0; f < 3; ++f) {
     REQUIRE(r.paths.end_var(f) - r.paths.first_var(f) == 1);
     CHECK(net.source(r.paths.links(r.paths.first_var(f)).front()) == net.endpoint_vertex(w.flows.src[f]));
-    CHECK(r.transfer_end_s[f] - r.start_s[f] == doctest::Approx(8e6 / 10e9).epsilon(1e-9));  // each alone
+    CHECK(r.transfer_end_s[f] - r.start_s[f] == approx(8e6 / 10e9).epsilon(1e-9));  // each alone
   }
 }
 
@@ -256,10 +258,10 @@ TEST_CASE("dynamic: a phase opens when every flow of the previous phase is deliv
   w.phase = {0, 0, 1, 1, 3};
   const TransportResult r = run(*t, "bfs", w);
   const double phase0 = std::max(r.finish_s[0], r.finish_s[1]);
-  CHECK(phase0 == doctest::Approx(2 * 8e6 / 10e9 + 700e-9).epsilon(1e-12));
-  CHECK(r.start_s[2] == doctest::Approx(phase0));
-  CHECK(r.start_s[3] == doctest::Approx(0.1));
-  CHECK(r.start_s[4] == doctest::Approx(std::max(r.finish_s[2], r.finish_s[3])));
+  CHECK(phase0 == approx(2 * 8e6 / 10e9 + 700e-9).epsilon(1e-9));  // the latency is a float
+  CHECK(r.start_s[2] == approx(phase0));
+  CHECK(r.start_s[3] == approx(0.1));
+  CHECK(r.start_s[4] == approx(std::max(r.finish_s[2], r.finish_s[3])));
   FlowWorkload backwards;
   backwards.add(0, 2, kMB, 0);
   backwards.add(1, 3, kMB, 0);
@@ -288,7 +290,7 @@ TEST_CASE("dynamic: the first flows to finish do so at the static engine's max-m
     const TransportResult r = test::run_flows(net, *routing, w);
     const double fastest = *std::max_element(s.flow_rate_gbps.begin(), s.flow_rate_gbps.end());
     const double first = *std::min_element(r.transfer_end_s.begin(), r.transfer_end_s.end());
-    CHECK(first == doctest::Approx(8e6 / (fastest * 1e9)).epsilon(1e-9));
+    CHECK(first == approx(8e6 / (fastest * 1e9)).epsilon(1e-9));
     // Every flow finishes no earlier than its size at its static rate (rates only rise as flows leave).
     for (FlowId f = 0; f < w.size(); ++f) CHECK(r.transfer_end_s[f] <= 8e6 / (s.flow_rate_gbps[f] * 1e9) * (1 + 1e-9));
   }
@@ -381,6 +383,6 @@ TEST_CASE("dynamic: the time series carries exactly the bytes delivered") {
     const TransportResult r = test::run_flows(net, *routing, w, o);
     double carried = 0;
     for (double gbps : r.series_gbps) carried += gbps * 1e9 / 8 * r.bin_s;
-    CHECK(carried == doctest::Approx(bytes).epsilon(1e-9));
+    CHECK(carried == approx(bytes).epsilon(1e-9));
   }
 }

@@ -6,6 +6,8 @@
 // rate the region sustains.
 #include <doctest/doctest.h>
 
+#include "tests/support/approx.hpp"
+
 #include <cmath>
 #include <numeric>
 
@@ -115,7 +117,7 @@ TEST_CASE("hybrid: a lone message across a zoomed spine arrives at the closed fo
   CHECK(t.stats().packets == 10);
   CHECK(t.stats().packet_bytes == 10 * 1024);
   // The flow level's transfer end is unchanged: 100 Gbit/s over links of 100 Gbit/s.
-  CHECK(r.transfer_end_s[0] == doctest::Approx(flow.transfer_end_s[0]).epsilon(1e-12));
+  CHECK(r.transfer_end_s[0] == approx(flow.transfer_end_s[0]).epsilon(1e-12));
   // The last packet left the source at the transfer end, reached the spine's ingress one link later
   // (100 ns), crossed ingress, spine and egress at zero load (nic delay, its flits, two channel
   // latencies, one router), and the last link (100 ns) after it.
@@ -123,7 +125,7 @@ TEST_CASE("hybrid: a lone message across a zoomed spine arrives at the closed fo
   const packet::Cycle handed = packet::cycle_at(r.transfer_end_s[0] + 100e-9, clk);
   const packet::RouterConfig& rc = o.router;
   const packet::Cycle through = rc.nic_delay + (16 - 1) + 2 * packet::cycle_at(100e-9, clk) + rc.pipeline() + rc.xbar_delay;
-  CHECK(r.finish_s[0] == doctest::Approx(static_cast<double>(handed + through) * clk + 100e-9).epsilon(1e-12));
+  CHECK(r.finish_s[0] == approx(static_cast<double>(handed + through) * clk + 100e-9).epsilon(1e-12));
   // So the hybrid delivery is the flow delivery plus one packet's store at the NIC and one router's
   // delays, and the rounding to whole cycles: the two link latencies inside the region, and the
   // hand-over (less than a cycle).
@@ -140,7 +142,7 @@ TEST_CASE("hybrid: a lone message across a zoomed spine arrives at the closed fo
   const TransportResult rd = drivers::run_flows(n.net(), td, w);
   REQUIRE(rd.state[0] == FlowState::Delivered);
   const packet::Cycle later = packet::cycle_at(r.transfer_end_s[0] + 140e-9, clk) - handed;
-  CHECK(rd.finish_s[0] - r.finish_s[0] == doctest::Approx(static_cast<double>(later) * clk + 40e-9).epsilon(1e-12).scale(0));
+  CHECK(rd.finish_s[0] - r.finish_s[0] == approx(static_cast<double>(later) * clk + 40e-9).epsilon(1e-12).scale(0));
 }
 
 TEST_CASE("hybrid: a lone message from a zoomed leaf's endpoint goes to its NIC whole and arrives at the closed form") {
@@ -169,7 +171,7 @@ TEST_CASE("hybrid: a lone message from a zoomed leaf's endpoint goes to its NIC 
   const double packet_bound = static_cast<double>(through) * clk + 200e-9;
   // The flow level's part takes the spine's links at 100 Gbit/s: it cannot end before 8 x 10 KiB / 100 Gbit/s.
   const double flow_bound = 8.0 * 10 * 1024 / 100e9 + 400e-9;
-  CHECK(r.finish_s[0] == doctest::Approx(std::max(packet_bound, flow_bound)).epsilon(1e-12));
+  CHECK(r.finish_s[0] == approx(std::max(packet_bound, flow_bound)).epsilon(1e-12));
   CHECK(r.transfer_end_s[0] <= r.finish_s[0]);
 }
 
@@ -198,8 +200,8 @@ TEST_CASE("hybrid: a FIFO NIC at flow level leaves a zoomed router's NIC to the 
   const double one = 8.0 * 64 * 1024 / 100e9;
   for (FlowId m = 3; m < 6; ++m) {
     CAPTURE(m);
-    CHECK(shared.transfer_end_s[m] == doctest::Approx(3 * one).epsilon(1e-9));
-    CHECK(fifo.transfer_end_s[m] == doctest::Approx(static_cast<double>(m - 2) * one).epsilon(1e-9));
+    CHECK(shared.transfer_end_s[m] == approx(3 * one).epsilon(1e-9));
+    CHECK(fifo.transfer_end_s[m] == approx(static_cast<double>(m - 2) * one).epsilon(1e-9));
   }
 }
 
@@ -428,11 +430,11 @@ TEST_CASE("hybrid: with every router zoomed the run is the packet run") {
     for (std::size_t m = 0; m < w.size(); ++m) {
       CAPTURE(m);
       REQUIRE(hyb.state[m] == FlowState::Delivered);
-      CHECK(hyb.start_s[m] == doctest::Approx(packets.start_s[m]).epsilon(1e-12));
-      CHECK(hyb.transfer_end_s[m] == doctest::Approx(packets.transfer_end_s[m]).epsilon(1e-12));
-      CHECK(hyb.finish_s[m] == doctest::Approx(packets.finish_s[m]).epsilon(1e-12));
+      CHECK(hyb.start_s[m] == approx(packets.start_s[m]).epsilon(1e-12));
+      CHECK(hyb.transfer_end_s[m] == approx(packets.transfer_end_s[m]).epsilon(1e-12));
+      CHECK(hyb.finish_s[m] == approx(packets.finish_s[m]).epsilon(1e-12));
     }
-    CHECK(hyb.makespan_s == doctest::Approx(packets.makespan_s).epsilon(1e-12));
+    CHECK(hyb.makespan_s == approx(packets.makespan_s).epsilon(1e-12));
   }
 }
 

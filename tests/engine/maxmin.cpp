@@ -5,6 +5,8 @@
 
 #include <doctest/doctest.h>
 
+#include "tests/support/approx.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -118,7 +120,7 @@ void check_max_min_property(const Problem& p, const MaxMinSolver& s) {
   }
   for (std::size_t l = 0; l < nl; ++l) {
     CHECK(load[l] <= static_cast<double>(p.capacity[l]) * (1 + 1e-9));
-    CHECK(s.link_load()[l] == doctest::Approx(load[l]).epsilon(1e-9));
+    CHECK(s.link_load()[l] == approx(load[l]).epsilon(1e-9));
   }
   for (std::uint32_t v = 0; v < p.weight.size(); ++v) {
     bool has_bottleneck = false;
@@ -145,9 +147,9 @@ TEST_CASE("maxmin: one link shared by n variables gives each capacity / n") {
     p.capacity = {12.5f};
     for (std::uint32_t i = 0; i < n; ++i) p.add_var({0});
     const MaxMinSolver s = solve(p);
-    for (double r : s.rates()) CHECK(r == doctest::Approx(12.5 / n).epsilon(1e-12));
+    for (double r : s.rates()) CHECK(r == approx(12.5 / n).epsilon(1e-12));
     CHECK(s.link_paths()[0] == n);
-    CHECK(s.link_load()[0] == doctest::Approx(12.5).epsilon(1e-12));
+    CHECK(s.link_load()[0] == approx(12.5).epsilon(1e-12));
     CHECK(s.bottleneck_steps() == 1);
   }
 }
@@ -157,10 +159,10 @@ TEST_CASE("maxmin: weights 1 2 3 on one link share it as C * w / 6") {
   p.capacity = {60.f};
   for (double w : {1.0, 2.0, 3.0}) p.add_var({0}, w);
   const MaxMinSolver s = solve(p);
-  CHECK(s.rates()[0] == doctest::Approx(10.0));
-  CHECK(s.rates()[1] == doctest::Approx(20.0));
-  CHECK(s.rates()[2] == doctest::Approx(30.0));
-  CHECK(s.link_load()[0] == doctest::Approx(60.0));
+  CHECK(s.rates()[0] == approx(10.0));
+  CHECK(s.rates()[1] == approx(20.0));
+  CHECK(s.rates()[2] == approx(30.0));
+  CHECK(s.link_load()[0] == approx(60.0));
 }
 
 TEST_CASE("maxmin: dumbbell gives the bottleneck's share to its flows and the rest to the others") {
@@ -173,18 +175,18 @@ TEST_CASE("maxmin: dumbbell gives the bottleneck's share to its flows and the re
   p.add_var({1});
   p.add_var({2});
   const MaxMinSolver s = solve(p);
-  CHECK(s.rates()[0] == doctest::Approx(5.0));
-  CHECK(s.rates()[1] == doctest::Approx(5.0));
-  CHECK(s.rates()[2] == doctest::Approx(90.0));
-  CHECK(s.rates()[3] == doctest::Approx(100.0));
+  CHECK(s.rates()[0] == approx(5.0));
+  CHECK(s.rates()[1] == approx(5.0));
+  CHECK(s.rates()[2] == approx(90.0));
+  CHECK(s.rates()[3] == approx(100.0));
   CHECK(s.bottlenecks()[0] == 0);
   CHECK(s.bottlenecks()[1] == 0);
   CHECK(s.bottlenecks()[2] == 1);
   CHECK(s.bottlenecks()[3] == 2);
   CHECK(s.link_paths() == std::vector<std::uint32_t>{2, 3, 1});
-  CHECK(s.link_load()[0] == doctest::Approx(10.0));
-  CHECK(s.link_load()[1] == doctest::Approx(100.0));
-  CHECK(s.link_load()[2] == doctest::Approx(100.0));
+  CHECK(s.link_load()[0] == approx(10.0));
+  CHECK(s.link_load()[1] == approx(100.0));
+  CHECK(s.link_load()[2] == approx(100.0));
 }
 
 TEST_CASE("maxmin: parking lot") {
@@ -195,10 +197,10 @@ TEST_CASE("maxmin: parking lot") {
     p.add_var({0, 1, 2, 3});
     for (LinkId l = 0; l < 4; ++l) p.add_var({l});
     const MaxMinSolver s = solve(p);
-    for (double r : s.rates()) CHECK(r == doctest::Approx(4.0));
+    for (double r : s.rates()) CHECK(r == approx(4.0));
     for (LinkId l = 0; l < 4; ++l) {
       CHECK(s.link_paths()[l] == 2);
-      CHECK(s.link_load()[l] == doctest::Approx(8.0));
+      CHECK(s.link_load()[l] == approx(8.0));
     }
   }
   SUBCASE("capacities 1, 2, 3: the long one is held by the first link, short ones take the rest") {
@@ -209,13 +211,13 @@ TEST_CASE("maxmin: parking lot") {
     p.add_var({1});
     p.add_var({2});
     const MaxMinSolver s = solve(p);
-    CHECK(s.rates()[longest] == doctest::Approx(0.5));
-    CHECK(s.rates()[1] == doctest::Approx(0.5));
-    CHECK(s.rates()[2] == doctest::Approx(1.5));
-    CHECK(s.rates()[3] == doctest::Approx(2.5));
+    CHECK(s.rates()[longest] == approx(0.5));
+    CHECK(s.rates()[1] == approx(0.5));
+    CHECK(s.rates()[2] == approx(1.5));
+    CHECK(s.rates()[3] == approx(2.5));
     CHECK(s.bottlenecks()[longest] == 0);
-    CHECK(s.link_load()[1] == doctest::Approx(2.0));
-    CHECK(s.link_load()[2] == doctest::Approx(3.0));
+    CHECK(s.link_load()[1] == approx(2.0));
+    CHECK(s.link_load()[2] == approx(3.0));
   }
   SUBCASE("capacities 3, 2, 1 with two long variables: the last link holds both") {
     Problem p;
@@ -227,11 +229,11 @@ TEST_CASE("maxmin: parking lot") {
     p.add_var({2});
     const MaxMinSolver s = solve(p);
     // Link 2: three variables share 1 -> 1/3 each; then link 1: 2 - 2/3 = 4/3; link 0: 3 - 2/3 = 7/3.
-    CHECK(s.rates()[0] == doctest::Approx(1.0 / 3));
-    CHECK(s.rates()[1] == doctest::Approx(1.0 / 3));
-    CHECK(s.rates()[4] == doctest::Approx(1.0 / 3));
-    CHECK(s.rates()[3] == doctest::Approx(4.0 / 3));
-    CHECK(s.rates()[2] == doctest::Approx(7.0 / 3));
+    CHECK(s.rates()[0] == approx(1.0 / 3));
+    CHECK(s.rates()[1] == approx(1.0 / 3));
+    CHECK(s.rates()[4] == approx(1.0 / 3));
+    CHECK(s.rates()[3] == approx(4.0 / 3));
+    CHECK(s.rates()[2] == approx(7.0 / 3));
   }
 }
 
@@ -244,7 +246,7 @@ TEST_CASE("maxmin: a variable with no link gets +infinity and no bottleneck") {
   CHECK(std::isinf(s.rates()[0]));
   CHECK(s.rates()[0] > 0);
   CHECK(s.bottlenecks()[0] == kNone);
-  CHECK(s.rates()[1] == doctest::Approx(5.0));
+  CHECK(s.rates()[1] == approx(5.0));
   CHECK(s.link_paths()[0] == 1);
 }
 
@@ -255,7 +257,7 @@ TEST_CASE("maxmin: unused links report zero paths and zero load and bad input is
   const MaxMinSolver s = solve(p);
   CHECK(s.link_paths() == std::vector<std::uint32_t>{0, 1});
   CHECK(s.link_load()[0] == 0.0);
-  CHECK(s.link_load()[1] == doctest::Approx(7.0));
+  CHECK(s.link_load()[1] == approx(7.0));
 
   Problem zero_weight = p;
   zero_weight.weight[0] = 0;
@@ -272,7 +274,7 @@ TEST_CASE("maxmin: a zero-capacity link freezes its variables at rate 0") {
   p.add_var({1});
   const MaxMinSolver s = solve(p);
   CHECK(s.rates()[0] == 0.0);
-  CHECK(s.rates()[1] == doctest::Approx(10.0));
+  CHECK(s.rates()[1] == approx(10.0));
 }
 
 TEST_CASE("maxmin: random problems satisfy the max-min fairness characterisation") {
@@ -293,6 +295,6 @@ TEST_CASE("maxmin: random problems match a quadratic progressive-filling referen
     const MaxMinSolver s = solve(p);
     const std::vector<double> want = reference_rates(p);
     INFO("seed " << seed);
-    for (std::size_t v = 0; v < want.size(); ++v) CHECK(s.rates()[v] == doctest::Approx(want[v]).epsilon(1e-9));
+    for (std::size_t v = 0; v < want.size(); ++v) CHECK(s.rates()[v] == approx(want[v]).epsilon(1e-9));
   }
 }

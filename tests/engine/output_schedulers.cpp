@@ -2,6 +2,8 @@
 // arbitration sequence worked by hand, and long-run shares equal to the table weights.
 #include <doctest/doctest.h>
 
+#include "tests/support/approx.hpp"
+
 #include <map>
 
 #include "tests/support/test_support.hpp"
@@ -123,7 +125,7 @@ TEST_CASE("output schedulers: with every lane backlogged the long-run shares equ
     }
     double total_w = 0, total_s = 0;
     for (std::size_t l = 0; l < 4; ++l) total_w += weights[l], total_s += sent[l];
-    for (std::size_t l = 0; l < 4; ++l) CHECK(sent[l] / total_s == doctest::Approx(weights[l] / total_w).epsilon(0.01));
+    for (std::size_t l = 0; l < 4; ++l) CHECK(sent[l] / total_s == approx(weights[l] / total_w).epsilon(0.01));
   }
   auto rr = make("rr", 3);
   Port p{{9, 9, 9}, {1, 1, 1}};
@@ -191,8 +193,8 @@ TEST_CASE("output schedulers: under saturation each traffic class gets its cap o
     now += 500.0 / 64;
   }
   const double total = bytes[0] + bytes[1];
-  CHECK(bytes[0] / total == doctest::Approx(0.25).epsilon(0.01));
-  CHECK(bytes[1] / total == doctest::Approx(0.75).epsilon(0.01));
+  CHECK(bytes[0] / total == approx(0.25).epsilon(0.01));
+  CHECK(bytes[1] / total == approx(0.75).epsilon(0.01));
   CHECK_THROWS_AS(make("tclass:caps=0.3;0.2;0.1", 2), InputError);
   CHECK_THROWS_AS(make("tclass:caps=0;1", 2), InputError);
   CHECK_THROWS_AS(make("tclass:caps=1.5", 2), InputError);

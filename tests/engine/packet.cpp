@@ -3,6 +3,8 @@
 // at full load; accepted throughput equal to offered below saturation.
 #include <doctest/doctest.h>
 
+#include "tests/support/approx.hpp"
+
 #include <algorithm>
 #include <set>
 #include <sstream>
@@ -132,8 +134,8 @@ TEST_CASE("packet: below saturation the accepted throughput equals the offered l
   CHECK(sl.delivered_messages == sl.generated_messages);  // every measured message delivered
   const double offered = static_cast<double>(sl.generated_flits) / window / s.n();
   const double accepted = static_cast<double>(sl.window_delivered_flits) / window / s.n();
-  CHECK(offered == doctest::Approx(0.3).epsilon(0.03));
-  CHECK(accepted == doctest::Approx(offered).epsilon(0.02));
+  CHECK(offered == approx(0.3).epsilon(0.03));
+  CHECK(accepted == approx(offered).epsilon(0.02));
   // Mean latency a little above zero load (some contention), far from saturation.
   const double mean = sl.latency_sum / static_cast<double>(sl.delivered_messages);
   CHECK(mean >= static_cast<double>(zero_load(s, 0, 15, 1, r)) * 0.5);
@@ -392,9 +394,9 @@ TEST_CASE("packet: an ib output port shares a congested link by its scheduler's 
     sim.check_invariants();
     const double sl0 = static_cast<double>(sim.stats().sl[0].window_delivered_flits) / window;
     const double sl1 = static_cast<double>(sim.stats().sl[1].window_delivered_flits) / window;
-    CHECK(sl0 + sl1 == doctest::Approx(1.0).epsilon(0.01));  // the link is full
-    CHECK(sl0 == doctest::Approx(0.75).epsilon(0.01));
-    CHECK(sl1 == doctest::Approx(0.25).epsilon(0.02));
+    CHECK(sl0 + sl1 == approx(1.0).epsilon(0.01));  // the link is full
+    CHECK(sl0 == approx(0.75).epsilon(0.01));
+    CHECK(sl1 == approx(0.25).epsilon(0.02));
   }
 }
 
@@ -472,7 +474,7 @@ TEST_CASE("packet: a credit of several flits takes buffer space in whole credits
   // 1-flit packets in credits of 4 flits: a VC of 8 flits holds 2 packets instead of 8, and with
   // 20-cycle links the stream is credit-bound, so it takes 4 times as long.
   const double ratio = static_cast<double>(stream_end(2000, 64, 4)) / static_cast<double>(stream_end(2000, 64, 1));
-  CHECK(ratio == doctest::Approx(4.0).epsilon(0.03));
+  CHECK(ratio == approx(4.0).epsilon(0.03));
   // 4-flit packets fill their credits exactly: nothing changes.
   CHECK(stream_end(500, 256, 4) == stream_end(500, 256, 1));
   // A packet must fit the space a VC reserves in whole credits.

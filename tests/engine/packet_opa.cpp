@@ -5,6 +5,8 @@
 // the theoretical throughput.
 #include <doctest/doctest.h>
 
+#include "tests/support/approx.hpp"
+
 #include "engine/packet/switch_model.hpp"
 #include "tests/support/packet_support.hpp"
 
@@ -204,7 +206,7 @@ TEST_CASE("opa: the (x+1) mod 48 permutation runs at the theoretical throughput 
     sim.run_until(warmup + measure);
     sim.check_invariants();
     const double accepted = static_cast<double>(sim.stats().sl[0].window_delivered_flits) / (48.0 * measure);
-    CHECK(accepted == doctest::Approx(load).epsilon(0.01));
+    CHECK(accepted == approx(load).epsilon(0.01));
     sim.run_until(0);
     sim.check_invariants();
     CHECK(sim.messages_in_system() == 0);
@@ -231,7 +233,7 @@ TEST_CASE("opa: the centre carries flits of any packets at its rate so 1-flit pa
   sim.run_until(warmup + measure);
   sim.check_invariants();
   const double accepted = static_cast<double>(sim.stats().sl[0].window_delivered_flits) / (48.0 * measure);
-  CHECK(accepted == doctest::Approx(0.9).epsilon(0.02));
+  CHECK(accepted == approx(0.9).epsilon(0.02));
   sim.run_until(0);
   sim.check_invariants();
   CHECK(sim.messages_in_system() == 0);

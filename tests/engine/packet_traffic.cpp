@@ -2,6 +2,8 @@
 // destinations, bursts go whole to one destination, and a pattern's pairs are the only destinations.
 #include <doctest/doctest.h>
 
+#include "tests/support/approx.hpp"
+
 #include <cmath>
 #include <map>
 #include <set>
@@ -52,7 +54,7 @@ TEST_CASE("packet traffic: every generator offers its load") {
                                                               {"messages:load=0.6,bytes=64,long-bytes=1024,short-percent=75", 0.6}};
   for (const auto& [spec, load] : cases) {
     INFO(spec);
-    CHECK(draw(spec, uniform, 16, 200000).flits_per_cycle == doctest::Approx(load).epsilon(0.02));
+    CHECK(draw(spec, uniform, 16, 200000).flits_per_cycle == approx(load).epsilon(0.02));
   }
 }
 
@@ -108,5 +110,5 @@ TEST_CASE("packet traffic: OpaSim's short and long messages come in their shares
     longs += m.bytes == 2048;
   }
   REQUIRE(d.emissions.size() > 1000);
-  CHECK(static_cast<double>(longs) / static_cast<double>(d.emissions.size()) == doctest::Approx(0.2).epsilon(0.1));
+  CHECK(static_cast<double>(longs) / static_cast<double>(d.emissions.size()) == approx(0.2).epsilon(0.1));
 }

@@ -5,6 +5,8 @@
 // time when bandwidth dominates.
 #include <doctest/doctest.h>
 
+#include "tests/support/approx.hpp"
+
 #include <cmath>
 
 #include "engine/drivers/flows.hpp"
@@ -61,11 +63,11 @@ TEST_CASE("packet transport: a lone message and the one waiting for it arrive at
   const double c = n.cycle_s();
   REQUIRE(r.state[0] == FlowState::Delivered);
   REQUIRE(r.state[1] == FlowState::Delivered);
-  CHECK(r.finish_s[0] == doctest::Approx(static_cast<double>(n.zero_load(0, 5, 4)) * c));
+  CHECK(r.finish_s[0] == approx(static_cast<double>(n.zero_load(0, 5, 4)) * c));
   CHECK(r.start_s[1] == r.finish_s[0]);
-  CHECK(r.finish_s[1] - r.start_s[1] == doctest::Approx(static_cast<double>(n.zero_load(5, 0, 4)) * c));
+  CHECK(r.finish_s[1] - r.start_s[1] == approx(static_cast<double>(n.zero_load(5, 0, 4)) * c));
   // Its tail leaves the NIC nic_delay + 4 cycles after the start (4 flits at 1 flit/cycle).
-  CHECK(r.transfer_end_s[0] == doctest::Approx((n.router.nic_delay + 4) * c));
+  CHECK(r.transfer_end_s[0] == approx((n.router.nic_delay + 4) * c));
   CHECK(r.makespan_s == r.finish_s[1]);
   CHECK(r.link_bytes[0] + r.link_bytes[1] > 0);
 }
@@ -115,8 +117,8 @@ TEST_CASE("packet transport: pausing for the driver changes nothing against the 
   CHECK(alone.stats().flit_hops == transport.sim().stats().flit_hops);
   std::size_t same = 0;
   for (std::size_t i = 0; i < w.size(); ++i)
-    same += r.finish_s[i] == doctest::Approx(static_cast<double>(delivered[i]) * n.cycle_s()) &&
-            r.transfer_end_s[i] == doctest::Approx(static_cast<double>(sent[i]) * n.cycle_s());
+    same += r.finish_s[i] == approx(static_cast<double>(delivered[i]) * n.cycle_s()) &&
+            r.transfer_end_s[i] == approx(static_cast<double>(sent[i]) * n.cycle_s());
   CHECK(same == w.size());
 }
 

@@ -2,6 +2,8 @@
 // cli::run_static): closed-form path lengths and throughputs, cut bounds, determinism, failures.
 #include <doctest/doctest.h>
 
+#include "tests/support/approx.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -123,11 +125,11 @@ TEST_CASE("static engine: torus all-to-all mean path length is the ring-distance
     const StaticMetrics& m = direct.result.metrics;
     CHECK(m.flows == product(dims) * (product(dims) - 1));
     CHECK(m.flows_routed == m.flows);
-    CHECK(m.path_links.mean == doctest::Approx(want).epsilon(1e-12));
-    CHECK(m.path_links.max == doctest::Approx(fact(direct, "diameter_links")));
+    CHECK(m.path_links.mean == approx(want).epsilon(1e-12));
+    CHECK(m.path_links.max == approx(fact(direct, "diameter_links")));
     // c = 1: every endpoint has its own router and two more links (injection and ejection).
     const cli::StaticRun linked = run("torus:c=1,dims=" + dims_text(dims), "alltoall");
-    CHECK(linked.result.metrics.path_links.mean == doctest::Approx(want + 2).epsilon(1e-12));
+    CHECK(linked.result.metrics.path_links.mean == approx(want + 2).epsilon(1e-12));
     CHECK(linked.result.metrics.path_links.min == 3);
   }
 }
@@ -138,9 +140,9 @@ TEST_CASE("static engine: mesh all-to-all mean path length is the line-distance 
     INFO("dims " << dims_text(dims));
     const cli::StaticRun r = run("mesh:dims=" + dims_text(dims), "alltoall");
     CHECK(r.result.metrics.flows_routed == product(dims) * (product(dims) - 1));
-    CHECK(r.result.metrics.path_links.mean == doctest::Approx(mesh_mean_distance(dims)).epsilon(1e-12));
+    CHECK(r.result.metrics.path_links.mean == approx(mesh_mean_distance(dims)).epsilon(1e-12));
     const cli::StaticRun linked = run("mesh:c=1,dims=" + dims_text(dims), "alltoall");
-    CHECK(linked.result.metrics.path_links.mean == doctest::Approx(mesh_mean_distance(dims) + 2).epsilon(1e-12));
+    CHECK(linked.result.metrics.path_links.mean == approx(mesh_mean_distance(dims) + 2).epsilon(1e-12));
   }
 }
 
@@ -153,10 +155,10 @@ TEST_CASE("static engine: fat tree with dmodk routes every shift permutation at 
       const cli::StaticRun r = run(tree, "shift:s=" + std::to_string(s), "dmodk");
       const StaticMetrics& m = r.result.metrics;
       CHECK(m.flows_routed == n);
-      CHECK(m.rate_gbps.min == doctest::Approx(kGbps));
-      CHECK(m.rate_gbps.max == doctest::Approx(kGbps));
-      CHECK(m.aggregate_nonrestricted_gbps == doctest::Approx(n * kGbps));
-      CHECK(m.nonrestricted_normalised == doctest::Approx(1.0));
+      CHECK(m.rate_gbps.min == approx(kGbps));
+      CHECK(m.rate_gbps.max == approx(kGbps));
+      CHECK(m.aggregate_nonrestricted_gbps == approx(n * kGbps));
+      CHECK(m.nonrestricted_normalised == approx(1.0));
       CHECK(m.utilisation.max <= 1.0 + 1e-9);
     }
   }
@@ -167,23 +169,23 @@ TEST_CASE("static engine: all-to-one is limited by the links into the root") {
     const cli::StaticRun r = run("fattree:k=4,n=2", "alltoone:root=5");
     const StaticMetrics& m = r.result.metrics;
     CHECK(m.flows_routed == 15);
-    CHECK(m.aggregate_nonrestricted_gbps == doctest::Approx(kGbps));
-    CHECK(m.rate_gbps.min == doctest::Approx(kGbps / 15));
-    CHECK(m.rate_gbps.jain == doctest::Approx(1.0));
-    CHECK(m.aggregate_restricted_gbps == doctest::Approx(kGbps));
+    CHECK(m.aggregate_nonrestricted_gbps == approx(kGbps));
+    CHECK(m.rate_gbps.min == approx(kGbps / 15));
+    CHECK(m.rate_gbps.jain == approx(1.0));
+    CHECK(m.aggregate_restricted_gbps == approx(kGbps));
   }
   SUBCASE("direct ring of 8: two links into the root, 4 and 3 flows behind them") {
     const cli::StaticRun r = run("torus:dims=8", "alltoone:root=3");
     const StaticMetrics& m = r.result.metrics;
     CHECK(m.flows_routed == 7);
-    CHECK(m.aggregate_nonrestricted_gbps == doctest::Approx(2 * kGbps));
-    CHECK(m.rate_gbps.min == doctest::Approx(kGbps / 4));
-    CHECK(m.rate_gbps.max == doctest::Approx(kGbps / 3));
-    CHECK(m.aggregate_restricted_gbps == doctest::Approx(7 * kGbps / 4));
+    CHECK(m.aggregate_nonrestricted_gbps == approx(2 * kGbps));
+    CHECK(m.rate_gbps.min == approx(kGbps / 4));
+    CHECK(m.rate_gbps.max == approx(kGbps / 3));
+    CHECK(m.aggregate_restricted_gbps == approx(7 * kGbps / 4));
   }
   SUBCASE("torus with c=1: the root's ejection link") {
     const cli::StaticRun r = run("torus:dims=3x3,c=1", "alltoone:root=0");
-    CHECK(r.result.metrics.aggregate_nonrestricted_gbps == doctest::Approx(kGbps));
+    CHECK(r.result.metrics.aggregate_nonrestricted_gbps == approx(kGbps));
   }
 }
 
@@ -214,7 +216,7 @@ TEST_CASE("static engine: bisection traffic never exceeds the capacity of the cu
           REQUIRE(hd == 1 - hs);
           sent[hs] += r.result.flow_rate_gbps[f];
         }
-        CHECK(sent[0] + sent[1] == doctest::Approx(r.result.metrics.aggregate_nonrestricted_gbps));
+        CHECK(sent[0] + sent[1] == approx(r.result.metrics.aggregate_nonrestricted_gbps));
         // Cut: vertices of half-0 endpoints on side 0, of half-1 endpoints on side 1; switches that host
         // no endpoint go to side `s` (both choices give a valid cut, take the smaller).
         std::vector<int> side_of_endpoint_vertex(net.num_vertices(), -1);
@@ -240,11 +242,11 @@ TEST_CASE("static engine: bisection traffic never exceeds the capacity of the cu
         if (halves == "split" && c.topology == "torus:dims=4x6") {
           // Ids < 12 are the rows 0..2 of the last (largest, even) dimension: the minimum bisection.
           CHECK(fact(r, "bisection_cables") == 8);
-          CHECK(cut[0] == doctest::Approx(8 * kGbps));
+          CHECK(cut[0] == approx(8 * kGbps));
           CHECK(r.result.metrics.aggregate_nonrestricted_gbps <= 2 * fact(r, "bisection_cables") * kGbps * (1 + 1e-9));
         }
         if (halves == "split" && c.topology == "torus:dims=8") {
-          CHECK(cut[0] == doctest::Approx(2 * kGbps));
+          CHECK(cut[0] == approx(2 * kGbps));
           CHECK(r.result.metrics.aggregate_nonrestricted_gbps <= 4 * kGbps * (1 + 1e-9));
         }
       }
@@ -259,7 +261,7 @@ TEST_CASE(
       const cli::StaticRun r = run(topology, pattern);
       const StaticMetrics& m = r.result.metrics;
       const double n = r.setup.topology->network().num_endpoints();
-      CHECK(m.injection_capacity_gbps == doctest::Approx(n * kGbps));
+      CHECK(m.injection_capacity_gbps == approx(n * kGbps));
       CHECK(m.aggregate_nonrestricted_gbps > 0);
       CHECK(m.aggregate_nonrestricted_gbps <= m.injection_capacity_gbps * (1 + 1e-9));
       CHECK(m.nonrestricted_normalised <= 1 + 1e-9);
@@ -272,7 +274,7 @@ TEST_CASE(
       double link_sum = 0, flow_sum = 0;
       for (double x : r.result.link_load_gbps) link_sum += x;
       for (FlowId f = 0; f < r.flows.size(); ++f) flow_sum += r.result.flow_rate_gbps[f] * r.result.flow_path_links[f];
-      CHECK(link_sum == doctest::Approx(flow_sum).epsilon(1e-6));
+      CHECK(link_sum == approx(flow_sum).epsilon(1e-6));
     }
   }
 }
@@ -447,8 +449,8 @@ TEST_CASE("static engine: self flows are counted apart as neither routed nor unr
   CHECK(r.flow_rate_gbps[2] == 0.0);
   // On the ring of dimension 0, 0->1 takes link 0->1, 1->0 link 1->0 and 2->1 link 2->1 (shorter way
   // down): every flow is alone on its one link.
-  CHECK(r.flow_rate_gbps[1] == doctest::Approx(kGbps));
-  CHECK(r.flow_rate_gbps[3] == doctest::Approx(kGbps));
-  CHECK(r.flow_rate_gbps[4] == doctest::Approx(kGbps));
-  CHECK(r.metrics.aggregate_nonrestricted_gbps == doctest::Approx(3 * kGbps));
+  CHECK(r.flow_rate_gbps[1] == approx(kGbps));
+  CHECK(r.flow_rate_gbps[3] == approx(kGbps));
+  CHECK(r.flow_rate_gbps[4] == approx(kGbps));
+  CHECK(r.metrics.aggregate_nonrestricted_gbps == approx(3 * kGbps));
 }

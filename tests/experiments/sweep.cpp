@@ -2,6 +2,8 @@
 // failed runs recorded and retried, collect's tables checked against the runs, every subcommand's
 // config.toml run again to the same summary, the same sweep under GNU parallel, and the plots.
 #include <doctest/doctest.h>
+
+#include "tests/support/approx.hpp"
 #include <sys/wait.h>
 
 #include <cmath>
@@ -109,9 +111,9 @@ TEST_CASE("sweep: runs locally and resumes after an interrupt and collects mean 
     if (r["topology"] == groups[0]["topology"] && r["routing"] == groups[0]["routing"]) x.push_back(std::stod(r[metric]));
   REQUIRE(x.size() == 2);
   const double mean = (x[0] + x[1]) / 2, sd = std::abs(x[0] - x[1]) / std::sqrt(2.0);
-  CHECK(std::stod(groups[0][metric + ".mean"]) == doctest::Approx(mean).epsilon(1e-12));
-  CHECK(std::stod(groups[0][metric + ".sd"]) == doctest::Approx(sd).epsilon(1e-9));
-  CHECK(std::stod(groups[0][metric + ".ci95"]) == doctest::Approx(12.7062047 * sd / std::sqrt(2.0)).epsilon(1e-7));
+  CHECK(std::stod(groups[0][metric + ".mean"]) == approx(mean).epsilon(1e-12));
+  CHECK(std::stod(groups[0][metric + ".sd"]) == approx(sd).epsilon(1e-9));
+  CHECK(std::stod(groups[0][metric + ".ci95"]) == approx(12.7062047 * sd / std::sqrt(2.0)).epsilon(1e-7));
   // Each row's metric is its run's summary.
   const Json summary = parse_json(read_text(dir / "runs" / runs[3]["id"] / "summary.json"));
   CHECK(std::stod(runs[3][metric]) == summary["throughput"]["nonrestricted_normalised"].get<double>());

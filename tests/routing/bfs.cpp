@@ -1,6 +1,8 @@
 // Routing 'bfs': max-min rates on closed-form networks, path lengths against igraph and DOR,
 // failures, tie rules and thread-count independence.
 #include <doctest/doctest.h>
+
+#include "tests/support/approx.hpp"
 #include <igraph.h>
 #include <tbb/global_control.h>
 #include <unistd.h>
@@ -105,9 +107,9 @@ TEST_CASE("bfs: dumbbell shares the bottleneck cable while an unrelated flow get
   const auto t = test::build_topology("graph:file=" + kFixtures + "dumbbell.ifg");
   const auto bfs = test::build_routing("bfs", *t);
   const StaticResult r = StaticEngine(t->network(), *bfs).run(flows_of({{0, 2}, {1, 3}, {4, 5}}), {});
-  CHECK(r.flow_rate_gbps[0] == doctest::Approx(5));
-  CHECK(r.flow_rate_gbps[1] == doctest::Approx(5));
-  CHECK(r.flow_rate_gbps[2] == doctest::Approx(25));
+  CHECK(r.flow_rate_gbps[0] == approx(5));
+  CHECK(r.flow_rate_gbps[1] == approx(5));
+  CHECK(r.flow_rate_gbps[2] == approx(25));
   CHECK(r.metrics.flows_unroutable == 0);
   CHECK(r.paths.links(r.paths.first_var(0)).size() == 3);
   CHECK(r.paths.links(r.paths.first_var(2)).size() == 2);
@@ -117,7 +119,7 @@ TEST_CASE("bfs: parking lot gives every flow half of a unit link") {
   const auto t = test::build_topology("graph:file=" + kFixtures + "parking_lot.ifg");
   const auto bfs = test::build_routing("bfs", *t);
   const StaticResult r = StaticEngine(t->network(), *bfs).run(flows_of({{0, 3}, {0, 1}, {1, 2}, {2, 3}}), {});
-  for (double rate : r.flow_rate_gbps) CHECK(rate == doctest::Approx(0.5));
+  for (double rate : r.flow_rate_gbps) CHECK(rate == approx(0.5));
   CHECK(r.paths.links(r.paths.first_var(0)).size() == 3);
 }
 
@@ -125,9 +127,9 @@ TEST_CASE("bfs: parking lot with capacities 1 and 2") {
   const auto t = test::build_topology("graph:file=" + kFixtures + "parking_lot_1_2.ifg");
   const auto bfs = test::build_routing("bfs", *t);
   const StaticResult r = StaticEngine(t->network(), *bfs).run(flows_of({{0, 2}, {0, 1}, {1, 2}}), {});
-  CHECK(r.flow_rate_gbps[0] == doctest::Approx(0.5));  // long flow, bottleneck the first hop
-  CHECK(r.flow_rate_gbps[1] == doctest::Approx(0.5));  // short flow on the 1 Gbit/s hop
-  CHECK(r.flow_rate_gbps[2] == doctest::Approx(1.5));  // short flow on the 2 Gbit/s hop: 2 - 0.5
+  CHECK(r.flow_rate_gbps[0] == approx(0.5));  // long flow, bottleneck the first hop
+  CHECK(r.flow_rate_gbps[1] == approx(0.5));  // short flow on the 1 Gbit/s hop
+  CHECK(r.flow_rate_gbps[2] == approx(1.5));  // short flow on the 2 Gbit/s hop: 2 - 0.5
 }
 
 TEST_CASE("bfs: path lengths equal igraph's distances") {

@@ -2,6 +2,8 @@
 // lengths, Valiant's intermediate group, UGAL's choice under the adversarial group shift, thread
 // independence and failures.
 #include <doctest/doctest.h>
+
+#include "tests/support/approx.hpp"
 #include <tbb/global_control.h>
 
 #include <algorithm>
@@ -179,8 +181,8 @@ TEST_CASE("dragonfly routing: UGAL beats minimal routing under the adversarial g
     return StaticEngine(net, *routing).run(flows, StaticOptions{});
   };
   const StaticResult minimal = run("dfmin", 2);
-  for (double rate : minimal.flow_rate_gbps) CHECK(rate == doctest::Approx(12.5));
-  CHECK(minimal.metrics.aggregate_nonrestricted_gbps == doctest::Approx(900.0));
+  for (double rate : minimal.flow_rate_gbps) CHECK(rate == approx(12.5));
+  CHECK(minimal.metrics.aggregate_nonrestricted_gbps == approx(900.0));
   const StaticResult ugal_1 = run("dfugal", 1);
   const StaticResult ugal_2 = run("dfugal", 2);
   CHECK(ugal_2.metrics.aggregate_nonrestricted_gbps > 1.5 * minimal.metrics.aggregate_nonrestricted_gbps);

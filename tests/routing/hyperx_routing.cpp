@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include "tests/support/approx.hpp"
+
 #include <algorithm>
 #include <cstdint>
 #include <string>
@@ -87,8 +89,8 @@ TEST_CASE("hyperx routing: minimal adaptive halves the load of a transpose that 
       StaticEngine(hx.network(), *test::build_routing("hxminadaptive", *topology)).run(flows, {});
   CHECK(dor.metrics.paths_per_link.max == p);
   CHECK(adaptive.metrics.paths_per_link.max == p / 2);
-  for (double rate : dor.flow_rate_gbps) CHECK(rate == doctest::Approx(100.0 / p));
-  for (double rate : adaptive.flow_rate_gbps) CHECK(rate == doctest::Approx(200.0 / p));
+  for (double rate : dor.flow_rate_gbps) CHECK(rate == approx(100.0 / p));
+  for (double rate : adaptive.flow_rate_gbps) CHECK(rate == approx(200.0 / p));
 }
 
 TEST_CASE("hyperx routing: K parallel cables spread the flows of one router pair") {
@@ -100,7 +102,7 @@ TEST_CASE("hyperx routing: K parallel cables spread the flows of one router pair
     const StaticResult result =
         StaticEngine(topology->network(), *test::build_routing(routing_spec, *topology)).run(flows, {});
     CHECK(result.metrics.paths_per_link.max == 1);
-    for (double rate : result.flow_rate_gbps) CHECK(rate == doctest::Approx(100.0));
+    for (double rate : result.flow_rate_gbps) CHECK(rate == approx(100.0));
   }
 }
 

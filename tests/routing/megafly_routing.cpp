@@ -1,6 +1,8 @@
 // Routings 'mfmin', 'mfvaliant' and 'mfugal' on the megafly: valid walks, exact minimal lengths,
 // Valiant detours, adaptivity under an adversarial group shift, seeds and thread counts.
 #include <doctest/doctest.h>
+
+#include "tests/support/approx.hpp"
 #include <tbb/global_control.h>
 
 #include <algorithm>
@@ -132,7 +134,7 @@ TEST_CASE("megafly routing: mfugal beats minimal routing on an adversarial group
   const FlowSet flows = group_shift(mf);
   const StaticResult minimal = StaticEngine(net, *test::build_routing("mfmin", *topology)).run(flows, {});
   const StaticResult ugal = StaticEngine(net, *test::build_routing("mfugal", *topology)).run(flows, {});
-  for (double rate : minimal.flow_rate_gbps) CHECK(rate == doctest::Approx(25.0));
+  for (double rate : minimal.flow_rate_gbps) CHECK(rate == approx(25.0));
   CHECK(ugal.metrics.flows_routed == flows.size());
   CHECK(ugal.metrics.aggregate_nonrestricted_gbps > 1.5 * minimal.metrics.aggregate_nonrestricted_gbps);
   CHECK(ugal.metrics.rate_gbps.min > minimal.metrics.rate_gbps.min);

@@ -3,6 +3,8 @@
 // a torus, a fat tree, a jellyfish and a random graph; load splitting on a diamond, an asymmetric DAG
 // and a fat tree under a shift permutation; failures.
 #include <doctest/doctest.h>
+
+#include "tests/support/approx.hpp"
 #include <igraph.h>
 
 #include <algorithm>
@@ -53,7 +55,7 @@ std::vector<std::size_t> check_paths(const Network& net, const PathTable& paths,
     total += paths.split(v);
     lengths.push_back(links.size());
   }
-  CHECK(total == doctest::Approx(1.0).epsilon(1e-5));
+  CHECK(total == approx(1.0).epsilon(1e-5));
   std::sort(lengths.begin(), lengths.end());
   return lengths;
 }
@@ -159,7 +161,7 @@ TEST_CASE("ecmp: path mode lists exactly igraph's shortest paths of every pair e
             if (spec.find("mode=path") != std::string::npos) {
               REQUIRE(lengths.size() == count);
               for (std::uint32_t v = paths.first_var(f); v < paths.end_var(f); ++v)
-                REQUIRE(paths.split(v) == doctest::Approx(1.0 / count));
+                REQUIRE(paths.split(v) == approx(1.0 / count));
             } else {
               REQUIRE(lengths.size() <= count);  // the decomposition may need fewer paths
             }
@@ -216,9 +218,9 @@ TEST_CASE("multipath: a diamond splits 50/50 and a failed side leaves the other 
     auto routing = test::build_routing(spec, *topology);
     const StaticResult r = StaticEngine(net, *routing).run(flows, StaticOptions{});
     REQUIRE(r.paths.end_var(0) - r.paths.first_var(0) == 2);
-    CHECK(r.paths.split(0) == doctest::Approx(0.5));
-    CHECK(r.paths.split(1) == doctest::Approx(0.5));
-    CHECK(r.flow_rate_gbps[0] == doctest::Approx(100.0));
+    CHECK(r.paths.split(0) == approx(0.5));
+    CHECK(r.paths.split(1) == approx(0.5));
+    CHECK(r.flow_rate_gbps[0] == approx(100.0));
     // s0 is e0's switch; s1 and s2 its two other neighbours (graph files number vertices in file order).
     const VertexId s0 = net.target(net.out_begin(net.endpoint_vertex(0)));
     std::vector<VertexId> sides;
@@ -226,15 +228,15 @@ TEST_CASE("multipath: a diamond splits 50/50 and a failed side leaves the other 
       if (net.kind(net.target(l)) == VertexKind::Switch) sides.push_back(net.target(l));
     REQUIRE(sides.size() == 2);
     const VertexId s1 = sides[0], s2 = sides[1];
-    CHECK(r.link_load_gbps[net.find_link(s0, s1)] == doctest::Approx(50.0));
-    CHECK(r.link_load_gbps[net.find_link(s0, s2)] == doctest::Approx(50.0));
+    CHECK(r.link_load_gbps[net.find_link(s0, s1)] == approx(50.0));
+    CHECK(r.link_load_gbps[net.find_link(s0, s2)] == approx(50.0));
     // One side down: one path with the whole flow; both down: unroutable.
     const LinkId up1 = net.find_link(s0, s1), up2 = net.find_link(s0, s2);
     net.set_up(up1, false);
     net.set_up(net.reverse(up1), false);
     PathTable one = routing->route_all(net, flows, RouteContext{});
     REQUIRE(one.end_var(0) - one.first_var(0) == 1);
-    CHECK(one.split(one.first_var(0)) == doctest::Approx(1.0));
+    CHECK(one.split(one.first_var(0)) == approx(1.0));
     net.set_up(up2, false);
     net.set_up(net.reverse(up2), false);
     CHECK_FALSE(routing->route_all(net, flows, RouteContext{}).routed(0));
@@ -267,7 +269,7 @@ TEST_CASE("ecmp: per-hop and per-path splits differ as documented on an uneven D
     REQUIRE(paths.end_var(0) - paths.first_var(0) == 3);
     for (std::uint32_t v = 0; v < 3; ++v) {
       const bool through_s1 = net.target(paths.links(v)[1]) == s1;
-      CHECK(paths.split(v) == doctest::Approx(through_s1 ? via_s1 : other));
+      CHECK(paths.split(v) == approx(through_s1 ? via_s1 : other));
     }
   }
 }
@@ -298,8 +300,8 @@ TEST_CASE("ecmp: per-hop splitting spreads a shift permutation evenly over every
       highest = std::max(highest, load[l]);
     }
     CHECK(up_links > 0);
-    CHECK(lowest == doctest::Approx(highest).epsilon(1e-5));
-    CHECK(highest == doctest::Approx(1.0).epsilon(1e-5));
+    CHECK(lowest == approx(highest).epsilon(1e-5));
+    CHECK(highest == approx(1.0).epsilon(1e-5));
   }
 }
 
@@ -340,7 +342,7 @@ TEST_CASE("updown: the tree's own multipath gives the same paths and splits as e
       REQUIRE(a.size() == b.size());
       for (const auto& [path, split] : a) {
         REQUIRE(b.count(path) == 1);
-        CHECK(split == doctest::Approx(b[path]));
+        CHECK(split == approx(b[path]));
       }
     }
   }
@@ -444,7 +446,7 @@ TEST_CASE("ksp disjoint=true keeps cable-disjoint paths and split=length weighs 
         weighted.split(weighted.first_var(f)) * static_cast<double>(weighted.links(weighted.first_var(f)).size());
     for (std::uint32_t v = weighted.first_var(f); v < weighted.end_var(f); ++v)
       REQUIRE(weighted.split(v) * static_cast<double>(weighted.links(v).size()) ==
-              doctest::Approx(product).epsilon(1e-5));
+              approx(product).epsilon(1e-5));
   }
   CHECK(most >= 3);  // a 3-D torus router has 6 cables: the greedy finds several disjoint paths
 }
@@ -460,7 +462,7 @@ TEST_CASE("multipath routings: a source hosted by its destination's switch gets 
     CAPTURE(spec);
     const PathTable paths = test::build_routing(spec, *topology)->route_all(net, flows, RouteContext{});
     REQUIRE(paths.end_var(0) - paths.first_var(0) == 1);
-    CHECK(paths.split(paths.first_var(0)) == doctest::Approx(1.0));
+    CHECK(paths.split(paths.first_var(0)) == approx(1.0));
     REQUIRE(paths.links(paths.first_var(0)).size() == 1);
     CHECK(net.target(paths.links(paths.first_var(0))[0]) == net.endpoint_vertex(1));
   }

@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include "tests/support/approx.hpp"
+
 #include <algorithm>
 #include <cstdint>
 #include <memory>
@@ -92,7 +94,7 @@ TEST_CASE("tree routing: dmodk and smodk give every shift permutation of a fat t
         REQUIRE(result.metrics.flows_routed == n);
         CHECK(*std::max_element(result.link_paths.begin(), result.link_paths.end()) == 1);
         CHECK(result.metrics.paths_per_link.max == 1);
-        for (double rate : result.flow_rate_gbps) REQUIRE(rate == doctest::Approx(100.0));
+        for (double rate : result.flow_rate_gbps) REQUIRE(rate == approx(100.0));
       }
     }
   }
@@ -152,10 +154,10 @@ TEST_CASE("tree routing: a 4:2-ary 3-tree carries less than the 4-ary 3-tree") {
     // at level 1, and each top down link carries 4: 25 Gbit/s each.
     const StaticResult on_thin =
         StaticEngine(thin->network(), *test::build_routing("dmodk", *thin)).run(shift(64, 32), {});
-    for (double rate : on_thin.flow_rate_gbps) CHECK(rate == doctest::Approx(25.0));
+    for (double rate : on_thin.flow_rate_gbps) CHECK(rate == approx(25.0));
     const StaticResult on_fat =
         StaticEngine(fat->network(), *test::build_routing("dmodk", *fat)).run(shift(64, 32), {});
-    for (double rate : on_fat.flow_rate_gbps) CHECK(rate == doctest::Approx(100.0));
+    for (double rate : on_fat.flow_rate_gbps) CHECK(rate == approx(100.0));
   }
 }
 

@@ -5,6 +5,8 @@
 // spread, uniform traffic limited by the destinations alone).
 #include <doctest/doctest.h>
 
+#include "tests/support/approx.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -98,11 +100,11 @@ TEST_CASE("treevaliant routing: every flow has one path of 2n links through each
       double total = 0;
       for (std::uint32_t v = paths.first_var(f); v < paths.end_var(f); ++v) {
         turned_at.insert(check_valiant_path(tree, paths, v, flows.src[f], flows.dst[f]));
-        CHECK(paths.split(v) == doctest::Approx(1.0 / tops));
+        CHECK(paths.split(v) == approx(1.0 / tops));
         total += paths.split(v);
       }
       CHECK(turned_at.size() == tops);  // every top switch, once
-      CHECK(total == doctest::Approx(1.0).epsilon(1e-6));
+      CHECK(total == approx(1.0).epsilon(1e-6));
     }
   }
 }
@@ -152,7 +154,7 @@ TEST_CASE("treevaliant routing: local=direct gives updown's paths and splits") {
         REQUIRE(a.size() == b.size());
         for (const auto& [links, split] : a) {
           REQUIRE(b.count(links) == 1);
-          CHECK(split == doctest::Approx(b.at(links)));
+          CHECK(split == approx(b.at(links)));
         }
       }
     }
@@ -188,7 +190,7 @@ TEST_CASE("treevaliant routing: paths through a failed cable are left out and th
     REQUIRE(got.size() == expected.size());
     for (const auto& [links, split] : got) {
       REQUIRE(expected.count(links) == 1);
-      CHECK(split == doctest::Approx(1.0 / static_cast<double>(expected.size())));
+      CHECK(split == approx(1.0 / static_cast<double>(expected.size())));
     }
     const bool touches = below.contains(flows.src[f]) || below.contains(flows.dst[f]);
     CHECK(got.size() == (touches ? 15u : 16u));  // one top switch lost, only by flows using that cable
@@ -228,7 +230,7 @@ TEST_CASE("treevaliant routing: capped at max_paths the sample is seeded and cov
     REQUIRE(first.end_var(f) - first.first_var(f) == 5);  // 16 ranks, 3.2 apart: 5 distinct paths
     for (std::uint32_t v = first.first_var(f); v < first.end_var(f); ++v) {
       tops.insert(check_valiant_path(tree, first, v, flows.src[f], flows.dst[f]));
-      CHECK(first.split(v) == doctest::Approx(0.2));
+      CHECK(first.split(v) == approx(0.2));
     }
   }
   CHECK(tops.size() == 16);
@@ -248,12 +250,12 @@ TEST_CASE("treevaliant routing: every permutation runs at full rate on a 4-ary 3
   for (const FlowSet& flows : {shift(64, 1), shift(64, 32), random_derangement(64, 3), random_derangement(64, 4)}) {
     const StaticResult result = engine.run(flows, StaticOptions{});
     REQUIRE(result.metrics.flows_routed == 64);
-    for (double rate : result.flow_rate_gbps) CHECK(rate == doctest::Approx(100.0));
-    CHECK(result.metrics.aggregate_nonrestricted_gbps == doctest::Approx(6400.0));
-    CHECK(result.metrics.aggregate_restricted_gbps == doctest::Approx(6400.0));
+    for (double rate : result.flow_rate_gbps) CHECK(rate == approx(100.0));
+    CHECK(result.metrics.aggregate_nonrestricted_gbps == approx(6400.0));
+    CHECK(result.metrics.aggregate_restricted_gbps == approx(6400.0));
     for (LinkId l = 0; l < net.num_links(); ++l) {
       CHECK(result.link_paths[l] == 16);
-      CHECK(result.link_load_gbps[l] == doctest::Approx(100.0));
+      CHECK(result.link_load_gbps[l] == approx(100.0));
     }
   }
 }
@@ -268,12 +270,12 @@ TEST_CASE("treevaliant routing: on a 4:2-ary 3-tree the top cables hold every pe
   const StaticEngine engine(net, *routing);
   for (const FlowSet& flows : {shift(64, 1), shift(64, 32), random_derangement(64, 5)}) {
     const StaticResult result = engine.run(flows, StaticOptions{});
-    for (double rate : result.flow_rate_gbps) CHECK(rate == doctest::Approx(25.0));
+    for (double rate : result.flow_rate_gbps) CHECK(rate == approx(25.0));
     for (std::uint32_t i = 0; i < tree.level_size(1); ++i)
       for (std::uint32_t j = 0; j < tree.kp(); ++j) {
         const LinkId up = net.out_begin(tree.switch_vertex(1, i)) + tree.k() + j;
-        CHECK(result.link_load_gbps[up] == doctest::Approx(100.0));
-        CHECK(result.link_load_gbps[net.reverse(up)] == doctest::Approx(100.0));
+        CHECK(result.link_load_gbps[up] == approx(100.0));
+        CHECK(result.link_load_gbps[net.reverse(up)] == approx(100.0));
       }
   }
 }
@@ -285,20 +287,20 @@ TEST_CASE("treevaliant routing: a single flow puts 1/k of itself on each up cabl
   FlowSet flows;
   flows.add(0, 1);  // the same leaf: Valiant still spreads it over the whole tree
   const StaticResult result = StaticEngine(net, *test::build_routing("treevaliant", *topology)).run(flows, {});
-  CHECK(result.flow_rate_gbps[0] == doctest::Approx(100.0));
+  CHECK(result.flow_rate_gbps[0] == approx(100.0));
   double level0 = 0, level1 = 0;
   for (std::uint32_t j = 0; j < 4; ++j) {
     const LinkId up = net.out_begin(tree.switch_vertex(0, 0)) + 4 + j;
-    CHECK(result.link_load_gbps[up] == doctest::Approx(25.0));
+    CHECK(result.link_load_gbps[up] == approx(25.0));
     level0 += result.link_load_gbps[up];
     const VertexId middle = net.target(up);
     for (std::uint32_t i = 0; i < 4; ++i) {
-      CHECK(result.link_load_gbps[net.out_begin(middle) + 4 + i] == doctest::Approx(6.25));
+      CHECK(result.link_load_gbps[net.out_begin(middle) + 4 + i] == approx(6.25));
       level1 += result.link_load_gbps[net.out_begin(middle) + 4 + i];
     }
   }
-  CHECK(level0 == doctest::Approx(100.0));
-  CHECK(level1 == doctest::Approx(100.0));
+  CHECK(level0 == approx(100.0));
+  CHECK(level1 == approx(100.0));
 }
 
 TEST_CASE("treevaliant routing: uniform traffic on a 4-ary 3-tree is limited by the destinations alone") {
@@ -322,8 +324,8 @@ TEST_CASE("treevaliant routing: uniform traffic on a 4-ary 3-tree is limited by 
     for (FlowId f = 0; f < flows.size(); ++f) ++sharing[flows.dst[f]];
     const StaticResult result = engine.run(flows, StaticOptions{});
     for (FlowId f = 0; f < flows.size(); ++f)
-      CHECK(result.flow_rate_gbps[f] == doctest::Approx(100.0 / sharing[flows.dst[f]]));
-    CHECK(result.metrics.aggregate_nonrestricted_gbps == doctest::Approx(100.0 * static_cast<double>(sharing.size())));
+      CHECK(result.flow_rate_gbps[f] == approx(100.0 / sharing[flows.dst[f]]));
+    CHECK(result.metrics.aggregate_nonrestricted_gbps == approx(100.0 * static_cast<double>(sharing.size())));
   }
 }
 

@@ -3,6 +3,8 @@
 // every routing, failed cables, and the closed forms the rule gives the static and dynamic engines.
 #include <doctest/doctest.h>
 
+#include "tests/support/approx.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -44,7 +46,7 @@ void check_spread(const topo::TrunkedTopology& t, const std::vector<double>& bas
   for (LinkId b = 0; b < t.base().network().num_links(); ++b)
     for (std::uint32_t j = 0; j < t.width(b); ++j) {
       INFO("base link " << b << " cable " << j);
-      CHECK(load[t.first_cable(b) + j] == doctest::Approx(base_load[b] / t.width(b)).epsilon(1e-5));
+      CHECK(load[t.first_cable(b) + j] == approx(base_load[b] / t.width(b)).epsilon(1e-5));
     }
 }
 
@@ -78,7 +80,7 @@ TEST_CASE("trunk routing: every DOR path on a torus with trunks is the trunks=1 
         REQUIRE(paths.end_var(f) - paths.first_var(f) == (crosses ? trunks : 1));
         for (std::uint32_t j = 0; j < paths.end_var(f) - paths.first_var(f); ++j) {
           const std::uint32_t v = paths.first_var(f) + j;
-          CHECK(paths.split(v) == doctest::Approx(1.0 / (crosses ? trunks : 1)));
+          CHECK(paths.split(v) == approx(1.0 / (crosses ? trunks : 1)));
           REQUIRE(paths.links(v).size() == want.size());
           VertexId at = t.network().endpoint_vertex(flows.src[f]);
           for (std::size_t i = 0; i < want.size(); ++i) {
@@ -168,10 +170,10 @@ TEST_CASE("trunk routing: paths take the working cables of a trunk and a trunk w
         total += paths.split(v);
         for (const LinkId l : paths.links(v)) CHECK(net.up(l));
       }
-      CHECK(total == doctest::Approx(1.0));
+      CHECK(total == approx(1.0));
     }
     // The one working cable carries the whole of 0 -> 1.
-    CHECK(unit_loads(paths, net.num_links())[t.first_cable(trunk) + 1] == doctest::Approx(1.0));
+    CHECK(unit_loads(paths, net.num_links())[t.first_cable(trunk) + 1] == approx(1.0));
   }
   net.set_up(t.first_cable(trunk) + 1, false);  // the whole trunk 0 -> 1 is down
   net.set_up(t.first_cable(back) + 1, false);
@@ -189,11 +191,11 @@ TEST_CASE("trunk routing: a lone flow on a ring with T trunks gets T cables and 
     FlowSet flows;
     flows.add(0, 3);
     const auto r = flow::StaticEngine(ring->network(), *routing).run(flows, flow::StaticOptions{});
-    CHECK(r.flow_rate_gbps[0] == doctest::Approx(100.0 * trunks));
+    CHECK(r.flow_rate_gbps[0] == approx(100.0 * trunks));
     const auto hosted = test::build_topology("torus:dims=8,c=1,trunks=" + std::to_string(trunks));
     const auto hosted_routing = test::build_routing("dor", *hosted);
     const auto capped = flow::StaticEngine(hosted->network(), *hosted_routing).run(flows, flow::StaticOptions{});
-    CHECK(capped.flow_rate_gbps[0] == doctest::Approx(100.0));  // its injection cable is single
+    CHECK(capped.flow_rate_gbps[0] == approx(100.0));  // its injection cable is single
   }
 }
 
@@ -206,8 +208,8 @@ TEST_CASE("trunk routing: static all-to-all throughput with T trunks is T times 
       INFO(shape << " with " << trunks << " trunks");
       const cli::StaticRun many = run_static(shape + ",trunks=" + std::to_string(trunks), "alltoall");
       const auto& m = many.result.metrics;
-      CHECK(m.aggregate_nonrestricted_gbps == doctest::Approx(trunks * m1.aggregate_nonrestricted_gbps));
-      CHECK(m.aggregate_restricted_gbps == doctest::Approx(trunks * m1.aggregate_restricted_gbps));
+      CHECK(m.aggregate_nonrestricted_gbps == approx(trunks * m1.aggregate_nonrestricted_gbps));
+      CHECK(m.aggregate_restricted_gbps == approx(trunks * m1.aggregate_restricted_gbps));
     }
   }
   // Cano-Cano et al.'s 8x8 torus with 8 endpoints per router. With DOR (tie=positive) the busiest links
@@ -220,13 +222,13 @@ TEST_CASE("trunk routing: static all-to-all throughput with T trunks is T times 
     INFO(trunks << " trunks");
     const cli::StaticRun run = run_static("torus:dims=8x8,c=8,trunks=" + std::to_string(trunks), "alltoall");
     const auto& m = run.result.metrics;
-    CHECK(m.rate_gbps.min == doctest::Approx(trunks * 100.0 / 5120));
-    CHECK(m.aggregate_restricted_gbps == doctest::Approx(5110.0 * trunks));
-    CHECK(m.aggregate_nonrestricted_gbps == doctest::Approx(51200.0));
+    CHECK(m.rate_gbps.min == approx(trunks * 100.0 / 5120));
+    CHECK(m.aggregate_restricted_gbps == approx(5110.0 * trunks));
+    CHECK(m.aggregate_nonrestricted_gbps == approx(51200.0));
   }
   // A permutation on a direct ring of 8: shift by 1 puts each flow alone on one trunk.
   const cli::StaticRun shifted = run_static("torus:dims=8,trunks=4", "shift:s=1");
-  CHECK(shifted.result.metrics.aggregate_nonrestricted_gbps == doctest::Approx(8 * 4 * 100.0));
+  CHECK(shifted.result.metrics.aggregate_nonrestricted_gbps == approx(8 * 4 * 100.0));
 }
 
 TEST_CASE("trunk routing: a lone flow of the dynamic engine on a ring with T trunks ends T times sooner") {
@@ -238,6 +240,6 @@ TEST_CASE("trunk routing: a lone flow of the dynamic engine on a ring with T tru
     c.threads = 1;
     const cli::DynamicRun run = cli::run_dynamic(test::plugins(), c);
     REQUIRE(run.result.transfer_end_s.size() == 1);
-    CHECK(run.result.transfer_end_s[0] == doctest::Approx(8e6 / (100e9 * trunks)));  // 1 MB at T x 100 Gbit/s
+    CHECK(run.result.transfer_end_s[0] == approx(8e6 / (100e9 * trunks)));  // 1 MB at T x 100 Gbit/s
   }
 }

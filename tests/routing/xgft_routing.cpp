@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include "tests/support/approx.hpp"
+
 #include <algorithm>
 #include <cstdint>
 #include <string>
@@ -105,7 +107,7 @@ TEST_CASE("xgft routing: xgftdmodk gives every shift permutation full rate on fu
       const StaticResult result = engine.run(shift(n, by), StaticOptions{});
       REQUIRE(result.metrics.flows_routed == n);
       CHECK(result.metrics.paths_per_link.max == 1);
-      for (double rate : result.flow_rate_gbps) REQUIRE(rate == doctest::Approx(100.0));
+      for (double rate : result.flow_rate_gbps) REQUIRE(rate == approx(100.0));
     }
   }
 }

@@ -5,6 +5,8 @@
 
 #include <doctest/doctest.h>
 
+#include "tests/support/approx.hpp"
+
 #include "tests/support/app_support.hpp"
 #include "tests/support/run_support.hpp"
 #include "tests/support/scheduler_support.hpp"
@@ -72,18 +74,18 @@ TEST_CASE("network-aware scheduling: jobs that cannot share the machine run one 
                             {"collective:op=allreduce,alg=recdoubling,bytes=1e5"}, 4, "fcfs", "consecutive");
   const double step = 80.2e-6;
   CHECK(r.schedule.jobs[0].start == 0);
-  CHECK(r.schedule.jobs[0].end == doctest::Approx(2 * step));
-  CHECK(r.schedule.jobs[1].start == doctest::Approx(2 * step));
-  CHECK(r.schedule.jobs[1].end == doctest::Approx(4 * step));
-  CHECK(r.isolated[1] == doctest::Approx(2 * step));
-  CHECK(r.schedule.summary.mean_wait == doctest::Approx(step));
+  CHECK(r.schedule.jobs[0].end == approx(2 * step));
+  CHECK(r.schedule.jobs[1].start == approx(2 * step));
+  CHECK(r.schedule.jobs[1].end == approx(4 * step));
+  CHECK(r.isolated[1] == approx(2 * step));
+  CHECK(r.schedule.summary.mean_wait == approx(step));
 }
 
 TEST_CASE("network-aware scheduling: co-running jobs on a non-blocking star keep their isolated run times") {
   const Run r = run_network(test::star_topology(), {job(0, 4), job(0, 4)},
                             {"collective:op=allreduce,alg=recdoubling,bytes=1e5"}, 8, "fcfs", "random");
   CHECK(r.schedule.jobs[1].start == 0);
-  for (int j = 0; j < 2; ++j) CHECK(r.schedule.jobs[j].runtime() == doctest::Approx(r.isolated[j]));
+  for (int j = 0; j < 2; ++j) CHECK(r.schedule.jobs[j].runtime() == approx(r.isolated[j]));
 }
 
 TEST_CASE("network-aware scheduling: run times equal one simulation of every job at its start time") {
@@ -103,8 +105,8 @@ TEST_CASE("network-aware scheduling: run times equal one simulation of every job
   for (std::size_t j = 0; j < jobs.size(); ++j) {
     CAPTURE(j);
     REQUIRE(all.apps[j].complete);
-    CHECK(r.schedule.jobs[j].start == doctest::Approx(r.apps[j].arrival_s));
-    CHECK(r.schedule.jobs[j].end == doctest::Approx(all.apps[j].end_s).epsilon(1e-9));
+    CHECK(r.schedule.jobs[j].start == approx(r.apps[j].arrival_s));
+    CHECK(r.schedule.jobs[j].end == approx(all.apps[j].end_s).epsilon(1e-9));
     CHECK(r.schedule.jobs[j].runtime() >= r.isolated[j] * (1 - 1e-9));
     shared = shared || r.schedule.jobs[j].runtime() > r.isolated[j] * 1.01;
   }

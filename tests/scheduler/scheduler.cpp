@@ -1,6 +1,8 @@
 // The batch-scheduler model: tiny logs whose schedules are worked out by hand for every selection
 // policy, the metrics of one of them, the SWF reader and the log conventions.
 #include <doctest/doctest.h>
+
+#include "tests/support/approx.hpp"
 #include <zlib.h>
 
 #include <cstdio>
@@ -69,17 +71,17 @@ TEST_CASE("scheduler: EASY backfills a job that ends before the reservation and 
   // 1, 1.4, 1, 1.6; 70 node-seconds over 4 nodes x 35 s.
   const ScheduleSummary& m = r.summary;
   CHECK(m.completed == 4);
-  CHECK(m.mean_wait == doctest::Approx(5.25));
-  CHECK(m.max_wait == doctest::Approx(12));
-  CHECK(m.mean_response == doctest::Approx(15.25));
-  CHECK(m.mean_bounded_slowdown == doctest::Approx(1.25));
-  CHECK(m.mean_slowdown == doctest::Approx((1 + 14.0 / 5 + 1 + 32.0 / 20) / 4));
-  CHECK(m.makespan == doctest::Approx(35));
-  CHECK(m.utilisation == doctest::Approx(0.5));
-  CHECK(m.throughput_per_hour == doctest::Approx(4 / 35.0 * 3600));
+  CHECK(m.mean_wait == approx(5.25));
+  CHECK(m.max_wait == approx(12));
+  CHECK(m.mean_response == approx(15.25));
+  CHECK(m.mean_bounded_slowdown == approx(1.25));
+  CHECK(m.mean_slowdown == approx((1 + 14.0 / 5 + 1 + 32.0 / 20) / 4));
+  CHECK(m.makespan == approx(35));
+  CHECK(m.utilisation == approx(0.5));
+  CHECK(m.throughput_per_hour == approx(4 / 35.0 * 3600));
   double busy = 0;
   for (double u : r.utilisation_series) busy += u * r.bin_s;
-  CHECK(busy == doctest::Approx(0.5 * 35));  // the series integrates to the overall utilisation
+  CHECK(busy == approx(0.5 * 35));  // the series integrates to the overall utilisation
 }
 
 TEST_CASE("scheduler: conservative backfilling gives every waiting job a reservation") {

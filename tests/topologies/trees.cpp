@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include "tests/support/approx.hpp"
+
 #include <algorithm>
 #include <cstdint>
 #include <memory>
@@ -166,7 +168,7 @@ TEST_CASE("tree topology: the diameter is 2n links and the mean distance matches
     double sum = 2.0 * static_cast<double>(s.k - 1);
     for (std::uint64_t level = 1; level < s.n; ++level)
       sum += 2.0 * static_cast<double>(level + 1) * static_cast<double>(power(s.k, level + 1) - power(s.k, level));
-    CHECK(report.mean_links == doctest::Approx(sum / static_cast<double>(power(s.k, s.n) - 1)));
+    CHECK(report.mean_links == approx(sum / static_cast<double>(power(s.k, s.n) - 1)));
     bool found = false;
     for (const auto& fact : topology->facts())
       if (fact.key == "diameter_links") {

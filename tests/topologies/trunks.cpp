@@ -3,6 +3,8 @@
 // quantities, and the checks of the parameter.
 #include <doctest/doctest.h>
 
+#include "tests/support/approx.hpp"
+
 #include <algorithm>
 #include <cstdint>
 #include <string>
@@ -107,7 +109,7 @@ TEST_CASE("trunks: mesh and tree and dragonfly multiply their switch cables and 
       CHECK(db.endpoint_cables == da.endpoint_cables);
       const DistanceReport ra = DistanceAnalysis().run(a), rb = DistanceAnalysis().run(b);
       CHECK(rb.diameter_links == ra.diameter_links);
-      CHECK(rb.mean_links == doctest::Approx(ra.mean_links));
+      CHECK(rb.mean_links == approx(ra.mean_links));
       CHECK(trunked->family() == single->family());
       CHECK(trunked->default_routing() == single->default_routing());
       CHECK(trunked->endpoint_grid() == single->endpoint_grid());
@@ -125,7 +127,7 @@ TEST_CASE("trunks: the summary of a 4x4 torus with 3 trunks") {
   CHECK(d.switch_radix_max == 12);
   const DistanceReport r = DistanceAnalysis().run(net, topology->endpoints_symmetric());
   CHECK(r.diameter_links == 4);
-  CHECK(r.mean_links == doctest::Approx(32.0 / 15));  // (0+1+2+1)/4 per ring, twice, over 15 others
+  CHECK(r.mean_links == approx(32.0 / 15));  // (0+1+2+1)/4 per ring, twice, over 15 others
   CHECK(test::find_fact(*topology, "diameter_links") == 4.0);
   CHECK(test::find_fact(*topology, "bisection_cables") == 24.0);  // 2 cuts of 4 rings, 3 cables each
 }
@@ -136,7 +138,7 @@ TEST_CASE("trunks: facts count every cable of a trunk") {
   // Thin tree k=4, k'=2, n=3: the leaves' endpoint cables per up cable, 4 / (2 T); the top-level cut
   // crosses (k/2) k'^(n-1) trunks.
   const auto thin = test::build_topology("thintree:k=4,kp=2,n=3,trunks=3");
-  CHECK(test::find_fact(*thin, "oversubscription") == doctest::Approx(4.0 / 6));
+  CHECK(test::find_fact(*thin, "oversubscription") == approx(4.0 / 6));
   CHECK(test::find_fact(*thin, "bisection_cables") == 24.0);
   CHECK(test::find_fact(*thin, "diameter_links") == 6.0);
   // A fat tree's minimum bisection is still half its endpoints' own cables.

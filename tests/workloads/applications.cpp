@@ -2,6 +2,8 @@
 // grid factorisation, and every kernel running to completion on a small fat tree without deadlock.
 #include <doctest/doctest.h>
 
+#include "tests/support/approx.hpp"
+
 #include <algorithm>
 #include <set>
 
@@ -200,12 +202,12 @@ TEST_CASE("applications: every kernel keeps its timing with its sends held in pr
     REQUIRE(ordered.task_finish_s.size() == direct.task_finish_s.size());
     for (std::size_t k = 0; k < direct.task_finish_s.size(); ++k) {
       CAPTURE(k);
-      CHECK(ordered.task_finish_s[k] == doctest::Approx(direct.task_finish_s[k]).epsilon(1e-9));
-      CHECK(ordered.task_compute_s[k] == doctest::Approx(direct.task_compute_s[k]).epsilon(1e-12));
+      CHECK(ordered.task_finish_s[k] == approx(direct.task_finish_s[k]).epsilon(1e-9));
+      CHECK(ordered.task_compute_s[k] == approx(direct.task_compute_s[k]).epsilon(1e-12));
     }
     CHECK(ordered.apps[0].messages == direct.apps[0].messages);
-    CHECK(ordered.apps[0].runtime_s() == doctest::Approx(direct.apps[0].runtime_s()).epsilon(1e-9));
-    CHECK(ordered.apps[0].max_latency_s == doctest::Approx(direct.apps[0].max_latency_s).epsilon(1e-9));
+    CHECK(ordered.apps[0].runtime_s() == approx(direct.apps[0].runtime_s()).epsilon(1e-9));
+    CHECK(ordered.apps[0].max_latency_s == approx(direct.apps[0].max_latency_s).epsilon(1e-9));
   }
 }
 
@@ -217,5 +219,5 @@ TEST_CASE("applications: a recursive-doubling allreduce among 8 tasks takes 3 ex
   const drivers::RunResult r = test::run_apps(t->network(), *routing, {app}, {});
   REQUIRE(r.blocked.empty());
   CHECK(r.apps[0].messages == 8 * 3);
-  CHECK(r.apps[0].runtime_s() == doctest::Approx(3 * (8e5 / 10e9 + 200e-9)).epsilon(1e-9));
+  CHECK(r.apps[0].runtime_s() == approx(3 * (8e5 / 10e9 + 200e-9)).epsilon(1e-9));
 }

@@ -5,6 +5,8 @@
 
 #include <doctest/doctest.h>
 
+#include "tests/support/approx.hpp"
+
 #include <algorithm>
 #include <bit>
 #include <bitset>
@@ -352,7 +354,7 @@ TEST_CASE("collectives: message counts and bytes follow the closed forms") {
     const Traffic tr = traffic(build(c, n));
     const Expected e = expected(c, n);
     CHECK(tr.messages == e.messages);
-    CHECK(tr.bytes == doctest::Approx(e.bytes));
+    CHECK(tr.bytes == approx(e.bytes));
     if (tr.messages == 0) return;
     CHECK(tr.tags.size() == 1);
     CHECK(tr.classes == std::set<std::uint8_t>{kClass});

@@ -4,6 +4,8 @@
 // every other kernel in applications.cpp.)
 #include <doctest/doctest.h>
 
+#include "tests/support/approx.hpp"
+
 #include <cmath>
 #include <map>
 #include <set>
@@ -75,7 +77,7 @@ TEST_CASE("background jobs: the injection rate sets the gap between messages") {
   const drivers::RunResult r = test::run_apps(t->network(), *routing, {app}, {});
   REQUIRE(r.blocked.empty());
   CHECK(r.apps[0].messages == 6);
-  CHECK(r.apps[0].runtime_s() == doctest::Approx(2 * 1.6e-3 + 0.8e-3 + 200e-9).epsilon(1e-9));
+  CHECK(r.apps[0].runtime_s() == approx(2 * 1.6e-3 + 0.8e-3 + 200e-9).epsilon(1e-9));
   // duration instead of a count: ceil(10 ms / 1.6 ms) = 7 messages per task.
   CHECK(sends(test::make_app("uniform_bg:tasks=2,bytes=1e6,rate=0.5,duration=0.01", 8).program).count == 14);
   CHECK_THROWS_AS(test::make_app("uniform_bg:tasks=2,rate=0"), InputError);

@@ -5,6 +5,8 @@
 
 #include <doctest/doctest.h>
 
+#include "tests/support/approx.hpp"
+
 #include <algorithm>
 
 #include <cstdio>
@@ -62,32 +64,32 @@ TEST_CASE("traces: a GOAL token ring passes the token round with 1 us of computa
   const drivers::RunResult r = run_on_star({"goal:file=" + fixture("token_ring.goal")});
   REQUIRE(r.blocked.empty());
   // Hops: 0 -> 1 delivered at 1.0; 1 computes to 2.0, delivered at 3.0; 2 -> 3 at 5.0; 3 -> 0 at 7.0.
-  CHECK(r.apps[0].runtime_s() == doctest::Approx(7.0 * us));
-  CHECK(r.task_finish_s[0] == doctest::Approx(7.0 * us));
-  CHECK(r.task_finish_s[1] == doctest::Approx(2.8 * us));  // its send has left at 2.0 + 0.8
-  CHECK(r.task_finish_s[2] == doctest::Approx(4.8 * us));
-  CHECK(r.task_finish_s[3] == doctest::Approx(6.8 * us));
+  CHECK(r.apps[0].runtime_s() == approx(7.0 * us));
+  CHECK(r.task_finish_s[0] == approx(7.0 * us));
+  CHECK(r.task_finish_s[1] == approx(2.8 * us));  // its send has left at 2.0 + 0.8
+  CHECK(r.task_finish_s[2] == approx(4.8 * us));
+  CHECK(r.task_finish_s[3] == approx(6.8 * us));
   CHECK(r.apps[0].messages == 4);
-  CHECK(r.apps[0].compute_s == doctest::Approx(3.0 * us));
+  CHECK(r.apps[0].compute_s == approx(3.0 * us));
   CHECK(r.flows.max_verify_error < 1e-9);
 }
 
 TEST_CASE("traces: GOAL calcs of a rank share its CPU and scale with the CPU factor") {
   const drivers::RunResult r = run_on_star({"goal:file=" + fixture("compute_only.goal")});
-  CHECK(r.task_finish_s[0] == doctest::Approx(7.0 * us));  // 5 then 2
-  CHECK(r.task_finish_s[1] == doctest::Approx(7.0 * us));  // 3 and 4, one at a time
+  CHECK(r.task_finish_s[0] == approx(7.0 * us));  // 5 then 2
+  CHECK(r.task_finish_s[1] == approx(7.0 * us));  // 3 and 4, one at a time
   CHECK(r.apps[0].messages == 0);
   const drivers::RunResult doubled = run_on_star({"goal:file=" + fixture("compute_only.goal")}, 2.0);
-  CHECK(doubled.apps[0].runtime_s() == doctest::Approx(14.0 * us));
+  CHECK(doubled.apps[0].runtime_s() == approx(14.0 * us));
   const drivers::RunResult coarse = run_on_star({"goal:file=" + fixture("compute_only.goal") + ",calc_unit=1e-6"});
-  CHECK(coarse.apps[0].runtime_s() == doctest::Approx(7000.0 * us));
+  CHECK(coarse.apps[0].runtime_s() == approx(7000.0 * us));
 }
 
 TEST_CASE("traces: a GOAL irequires starts an operation with another") {
   // Both 1000-byte sends leave together and share rank 0's link: 1.6 us each, delivered at 1.8 us.
   const drivers::RunResult r = run_on_star({"goal:file=" + fixture("irequires.goal")});
-  CHECK(r.task_finish_s[1] == doctest::Approx(1.8 * us));
-  CHECK(r.task_finish_s[2] == doctest::Approx(1.8 * us));
+  CHECK(r.task_finish_s[1] == approx(1.8 * us));
+  CHECK(r.task_finish_s[2] == approx(1.8 * us));
 }
 
 TEST_CASE("traces: a deadlocked GOAL schedule is reported and does not hang") {
@@ -105,13 +107,13 @@ TEST_CASE("traces: VEF send and receive dependencies with computation times") {
   // 2.1 to 2.9, delivered 3.1; m3 3->0 1 us after m2 is received: 4.1, delivered 5.1.
   const drivers::RunResult r = run_on_star({"vef:file=" + fixture("chain.vef")});
   REQUIRE(r.blocked.empty());
-  CHECK(r.flows.start_s[1] == doctest::Approx(1.3 * us));
-  CHECK(r.flows.start_s[2] == doctest::Approx(2.1 * us));
-  CHECK(r.flows.start_s[3] == doctest::Approx(4.1 * us));
-  CHECK(r.task_finish_s[0] == doctest::Approx(5.1 * us));
-  CHECK(r.task_finish_s[1] == doctest::Approx(1.0 * us));
-  CHECK(r.task_finish_s[3] == doctest::Approx(4.9 * us));
-  CHECK(r.apps[0].runtime_s() == doctest::Approx(5.1 * us));
+  CHECK(r.flows.start_s[1] == approx(1.3 * us));
+  CHECK(r.flows.start_s[2] == approx(2.1 * us));
+  CHECK(r.flows.start_s[3] == approx(4.1 * us));
+  CHECK(r.task_finish_s[0] == approx(5.1 * us));
+  CHECK(r.task_finish_s[1] == approx(1.0 * us));
+  CHECK(r.task_finish_s[3] == approx(4.9 * us));
+  CHECK(r.apps[0].runtime_s() == approx(5.1 * us));
 }
 
 TEST_CASE("traces: a VEF allreduce among 8 ranks takes 3 exchange steps before the message after it") {
@@ -122,12 +124,12 @@ TEST_CASE("traces: a VEF allreduce among 8 ranks takes 3 exchange steps before t
   CHECK(r.apps[0].messages == 8 * 3 + 1);
   std::size_t m0 = 0;  // messages are numbered rank by rank: find the 1000-byte one
   while (r.messages.bytes[m0] != 1000) ++m0;
-  CHECK(r.flows.start_s[m0] == doctest::Approx(240.6 * us));
-  CHECK(r.apps[0].runtime_s() == doctest::Approx(241.6 * us));
+  CHECK(r.flows.start_s[m0] == approx(240.6 * us));
+  CHECK(r.apps[0].runtime_s() == approx(241.6 * us));
   // 24 exchange messages of 80.2 us and one of 1 us.
-  CHECK(r.apps[0].median_latency_s == doctest::Approx(80.2 * us).epsilon(1e-6).scale(0));
-  CHECK(r.apps[0].p99_latency_s == doctest::Approx(80.2 * us).epsilon(1e-6).scale(0));
-  CHECK(r.apps[0].mean_latency_s == doctest::Approx((24 * 80.2 + 1) / 25 * us));
+  CHECK(r.apps[0].median_latency_s == approx(80.2 * us).epsilon(1e-6).scale(0));
+  CHECK(r.apps[0].p99_latency_s == approx(80.2 * us).epsilon(1e-6).scale(0));
+  CHECK(r.apps[0].mean_latency_s == approx((24 * 80.2 + 1) / 25 * us));
   const drivers::RunResult ring = run_on_star({"vef:file=" + fixture("allreduce8.vef") + ",alg=ring"});
   CHECK(ring.apps[0].messages == 8 * 14 + 1);  // reduce-scatter and allgather: 2 (n - 1) steps
 }
@@ -136,11 +138,11 @@ TEST_CASE("traces: an INRFlow trace in FSIN order and swapped") {
   // FSIN: 0 -> 1 delivered at 1.0; 1 computes 1 us, 1 -> 2 delivered at 3.0.
   const drivers::RunResult fsin = run_on_star({"trc:file=" + fixture("ring.trc")});
   REQUIRE(fsin.blocked.empty());
-  CHECK(fsin.apps[0].runtime_s() == doctest::Approx(3.0 * us));
+  CHECK(fsin.apps[0].runtime_s() == approx(3.0 * us));
   // Swapped: 1 -> 0 and 2 -> 1 leave at once; rank 1 computes 1 us, then receives: all done at 1.0.
   const drivers::RunResult swapped = run_on_star({"trc:file=" + fixture("ring.trc") + ",order=swapped"});
   REQUIRE(swapped.blocked.empty());
-  CHECK(swapped.apps[0].runtime_s() == doctest::Approx(1.0 * us));
+  CHECK(swapped.apps[0].runtime_s() == approx(1.0 * us));
 }
 
 TEST_CASE("traces: a trace runs beside a synthetic application in its own class") {
@@ -167,7 +169,7 @@ TEST_CASE("traces: pseudo-applications replayed from their GOAL and VEF traces f
     const drivers::RunResult run = test::run_apps(t->network(), *routing, {direct}, o);
     REQUIRE(run.blocked.empty());
     const drivers::RunResult programs = test::run_apps(t->network(), *routing, {app}, {});
-    CHECK(run.apps[0].runtime_s() == doctest::Approx(programs.apps[0].runtime_s()).epsilon(1e-9));
+    CHECK(run.apps[0].runtime_s() == approx(programs.apps[0].runtime_s()).epsilon(1e-9));
     TempFile goal("roundtrip.goal", [&] {
       std::ostringstream s;
       write_goal(direct.graph, s, {});
@@ -184,9 +186,9 @@ TEST_CASE("traces: pseudo-applications replayed from their GOAL and VEF traces f
       replay.graph = path == goal.path ? read_goal(path, {}) : read_vef(path, {});
       const drivers::RunResult again = test::run_apps(t->network(), *routing, {replay});
       REQUIRE(again.blocked.empty());
-      CHECK(again.apps[0].runtime_s() == doctest::Approx(run.apps[0].runtime_s()).epsilon(1e-9));
+      CHECK(again.apps[0].runtime_s() == approx(run.apps[0].runtime_s()).epsilon(1e-9));
       CHECK(again.apps[0].messages >= run.apps[0].messages);  // VEF adds end markers to itself
-      CHECK(again.apps[0].bytes == doctest::Approx(run.apps[0].bytes));
+      CHECK(again.apps[0].bytes == approx(run.apps[0].bytes));
     }
   }
 }
@@ -286,7 +288,7 @@ TEST_CASE("traces: an INRFlow workload file becomes application specs") {
   CHECK(prefix(specs[2]) == "trc:file=" + fixture("ring.trc") + ",tasks=3,placement=consecutive");
   CHECK(prefix(specs[3]) == "mapreduce:tasks=5,placement=random");
   const Spec s = Spec::parse(specs[1], "test");
-  CHECK(test::app_registries().apps.validate(s).get_real("arrival") == doctest::Approx(1e-6));
+  CHECK(test::app_registries().apps.validate(s).get_real("arrival") == approx(1e-6));
 
   const auto bad = [](const std::string& text) {
     TempFile f("bad_workload.txt", text);
@@ -313,7 +315,7 @@ TEST_CASE("traces: a written GOAL schedule grows linearly with the iterations") 
   };
   // Every iteration after the first adds the same number of lines.
   const double ten = goal_lines(10), twenty = goal_lines(20), forty = goal_lines(40);
-  CHECK(forty - twenty == doctest::Approx(2 * (twenty - ten)).epsilon(1e-9));
+  CHECK(forty - twenty == approx(2 * (twenty - ten)).epsilon(1e-9));
   // Every operation has a bounded number of dependencies.
   const OpGraph g = graph_form(test::make_app("stencil3d:tasks=8,compute=0,iters=40", 8));
   for (std::uint32_t i = 0; i < g.size(); ++i) CHECK(g.deps_of(i).size() <= 13);
