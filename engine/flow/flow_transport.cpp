@@ -163,7 +163,7 @@ std::size_t FlowTransport::nic_of(FlowId f) const {
 
 // A NIC in transfer keeps f waiting at the tail of its FIFO (the packet engine's application queue).
 bool FlowTransport::wait_for_nic(FlowId f) {
-  if (!options_.nic_fifo || nic_next_[f] == kPacketNic) return false;
+  if (!queues_at_nic(f)) return false;
   const std::size_t q = nic_of(f);
   if (!nic_busy_[q]) {
     nic_busy_[q] = 1;
@@ -179,7 +179,7 @@ bool FlowTransport::wait_for_nic(FlowId f) {
 }
 
 void FlowTransport::release_nic(FlowId f) {
-  if (!options_.nic_fifo || nic_next_[f] == kPacketNic) return;
+  if (!queues_at_nic(f)) return;
   const std::size_t q = nic_of(f);
   const FlowId next = nic_head_[q];
   if (next == kNone) {

@@ -5,10 +5,10 @@
 // where something changed (engine/maxmin/incremental_maxmin.hpp). A flow's transfer ends when its
 // 8 x bytes bits are sent at its changing rate; it is delivered one path latency later (the longest of
 // its paths, plus router_delay_s per switch on it) (Navaridas et al. 2019, §3.1; manual/dynamic.md
-// "The model"). With nic_fifo, a NIC
-// sends its messages one at a time per class in the order they start (the packet engine's NIC order):
-// a message that starts while its NIC is busy waits in a FIFO and its transfer begins when the one
-// before it ends; its start time stays the time it started, so the wait counts in its completion.
+// "The model"). With nic_fifo, a NIC sends its messages one at a time per class in the order they
+// start (the packet engine's NIC order): a message that starts while its NIC is busy waits in a FIFO
+// and its transfer begins when the one before it ends; its start time stays the time it started, so
+// the wait counts in its completion.
 //
 // It keeps per-flow times, per-link bytes and busy time, and the time series in a TransportResult.
 #include <cstdint>
@@ -106,6 +106,8 @@ class FlowTransport final : public Transport {
   bool wait_for_nic(FlowId f);       // nic_fifo: queues f behind its NIC's message in transfer (true if it must wait)
   void release_nic(FlowId f);        // nic_fifo: f's transfer ended; the next message of its NIC and class starts
   std::size_t nic_of(FlowId f) const;
+  // nic_fifo: whether f takes its turn at a flow-level NIC (not one of the packet level's).
+  bool queues_at_nic(FlowId f) const { return options_.nic_fifo && nic_next_[f] != kPacketNic; }
   void update_rates();               // the flows whose variables changed rate: remaining bits, ends
   void verify();                     // compares the rates with the policy solved from scratch
   void close_series();

@@ -6,5 +6,4 @@
 // rounding.
 #include <doctest/doctest.h>
 
-
 inline doctest::Approx approx(double value) { return doctest::Approx(value).scale(1e-9); }
