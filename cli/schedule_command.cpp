@@ -34,14 +34,15 @@ void add_log_options(OptionTable& t, ScheduleConfig& c) {
   t.text("--overrun", c.overrun, "a job running past its requested time (field 9): kill (ends there) or allow")
       ->check(CLI::IsMember({"kill", "allow"}));
   t.text("--missing", c.missing,
-         "jobs with a missing run time, size or estimate: drop, or repair (run time 0, the other processor field, "
-         "estimate = run time)")
-      ->check(CLI::IsMember({"drop", "repair"}));
+         "jobs with a missing run time, size or estimate: drop, repair (run time 0, the other processor field, "
+         "estimate = run time) or one-second (pyss: a job with a missing or 0 run time or size runs 1 s; every job "
+         "runs at least 1 s)")
+      ->check(CLI::IsMember({"drop", "repair", "one-second"}));
   t.whole("--procs-per-node", c.procs_per_node, "processors per node: a job's nodes = processors / this", 1);
   t.text("--estimate", c.estimate,
          "what the scheduler believes a job's run time is: log (requested time), exact (the run time) or scaled (run "
-         "time x --estimate-scale)")
-      ->check(CLI::IsMember({"log", "exact", "scaled"}));
+         "time x --estimate-scale) or at-least-run (pyss: max(requested time, the log's run time))")
+      ->check(CLI::IsMember({"log", "exact", "scaled", "at-least-run"}));
   t.real("--estimate-scale", c.estimate_scale, "with --estimate scaled: the factor", 0, 1e6, true);
   t.real("--time-scale", c.time_scale, "network-aware with --swf: submit times are multiplied by this", 0, 1e6, true);
 }
@@ -54,6 +55,10 @@ void add_scheduler_options(OptionTable& t, ScheduleConfig& c) {
          "locality (network-aware), geometric[:mean=M]");
   t.text("--mapping", c.mapping,
          "network-aware task mapping spec (see `interflow list mapping`): consecutive, random, file:path=FILE");
+  t.text("--passes", c.passes,
+         "when the selection policy runs: instant (once per instant at which jobs end or arrive) or event (pyss: after "
+         "every arrival, then after every end)")
+      ->check(CLI::IsMember({"instant", "event"}));
   t.real("--bsld-tau", c.bsld_tau, "bounded slowdown threshold in seconds", 0, 1e12, true);
   t.whole("--series-bins", c.series_bins, "bins of the utilisation series over the makespan", 1, 10'000'000);
 }

@@ -1,5 +1,7 @@
 #include "cli/schedule_run.hpp"
 
+#include <map>
+
 #include "core/system.hpp"
 #include "engine/flow/flow_transport.hpp"
 #include "scheduler/network_aware.hpp"
@@ -14,11 +16,17 @@ scheduler::JobStream read_jobs(const Plugins& plugins, const ScheduleConfig& c) 
     jo.size_from = c.size_from == "requested" ? scheduler::JobOptions::SizeFrom::Requested
                                               : scheduler::JobOptions::SizeFrom::Allocated;
     jo.kill_at_estimate = c.overrun == "kill";
-    jo.missing = c.missing == "repair" ? scheduler::JobOptions::Missing::Repair : scheduler::JobOptions::Missing::Drop;
+    using Missing = scheduler::JobOptions::Missing;
+    using Estimate = scheduler::JobOptions::Estimate;
+    static const std::map<std::string, Missing> missing{
+        {"drop", Missing::Drop}, {"repair", Missing::Repair}, {"one-second", Missing::OneSecond}};
+    static const std::map<std::string, Estimate> estimate{{"log", Estimate::Log},
+                                                          {"exact", Estimate::Exact},
+                                                          {"scaled", Estimate::Scaled},
+                                                          {"at-least-run", Estimate::AtLeastRun}};
+    jo.missing = missing.at(c.missing);  // CLI11 checked the names
     jo.processors_per_node = c.procs_per_node;
-    jo.estimate = c.estimate == "exact"    ? scheduler::JobOptions::Estimate::Exact
-                  : c.estimate == "scaled" ? scheduler::JobOptions::Estimate::Scaled
-                                           : scheduler::JobOptions::Estimate::Log;
+    jo.estimate = estimate.at(c.estimate);
     jo.estimate_scale = c.estimate_scale;
     return scheduler::log_jobs(c.swf, jo, c.network_aware ? c.time_scale : 1.0);
   }
@@ -120,6 +128,7 @@ ScheduleRun run_schedule(const Plugins& plugins, const ScheduleConfig& config) {
   so.seed = c.network.seed;
   so.bounded_slowdown_tau = c.bsld_tau;
   so.series_bins = c.series_bins;
+  so.passes = c.passes == "event" ? scheduler::Passes::PerEvent : scheduler::Passes::PerInstant;
   Progress progress(c.progress);
   so.progress = &progress;
   if (run.setup) {

@@ -16,7 +16,7 @@ namespace interflow::cli {
 
 struct ScheduleConfig {
   std::string swf, policy = "easy", size_from = "allocated", overrun = "kill", missing = "drop";
-  std::string estimate = "log", allocation = "consecutive";
+  std::string estimate = "log", allocation = "consecutive", passes = "instant";
   std::uint32_t procs_per_node = 1, nodes = 0, series_bins = 200;
   double estimate_scale = 1, bsld_tau = 10;
   // A synthetic stream instead of a log.

@@ -23,9 +23,14 @@ struct Job {
 struct JobOptions {
   enum class SizeFrom { Allocated, Requested } size_from = SizeFrom::Allocated;  // field 5 or field 8
   bool kill_at_estimate = true;  // a job running past its requested time is killed there
-  enum class Missing { Drop, Repair } missing = Missing::Drop;
+  // OneSecond is pyss's rule (its prototype._job_input_to_job): a job with a run time or size that is
+  // missing or 0, or a missing submit time, runs 1 s with an estimate of 1 s on max(1, size)
+  // processors, submitted at max(submit, 1); every other job runs at least 1 s.
+  enum class Missing { Drop, Repair, OneSecond } missing = Missing::Drop;
   std::uint32_t processors_per_node = 1;
-  enum class Estimate { Log, Exact, Scaled } estimate = Estimate::Log;
+  // AtLeastRun is pyss's: max(requested time, the log's run time), so a job killed at its requested
+  // time never overruns what the scheduler believes.
+  enum class Estimate { Log, Exact, Scaled, AtLeastRun } estimate = Estimate::Log;
   double estimate_scale = 1;  // Scaled: estimate = runtime × this
 };
 
@@ -37,8 +42,8 @@ struct JobSet {
 // Applies the conventions. kill_at_estimate caps the run time at the requested time (field 9) when
 // the log gives one, whatever `estimate` says. Missing (-1 or negative) run time or submit time:
 // Drop drops the job, Repair gives it 0 s. Missing size (the chosen field): Drop drops it, Repair takes the other
-// processor field (and drops it if that is missing too). Missing estimate with estimate = Log: Drop drops it, Repair
-// uses the run time.
+// processor field (and drops it if that is missing too). Missing estimate with estimate = Log or AtLeastRun: Drop
+// drops it, Repair and OneSecond use the run time.
 JobSet jobs_from_swf(const SwfLog& log, const JobOptions& options);
 
 }  // namespace interflow::scheduler

@@ -14,85 +14,163 @@ double bounded_slowdown(const Job& job, const JobOutcome& outcome, double tau_s)
   return std::max(1.0, (outcome.end - job.submit) / std::max(outcome.runtime(), tau_s));
 }
 
+namespace {
+
+// One replay: the queue, the running jobs and their ends, advanced instant by instant.
+class Replay {
+ public:
+  Replay(const std::vector<Job>& jobs, const SelectionPolicy& policy, std::unique_ptr<AllocationPolicy> allocation,
+         const ScheduleOptions& o, JobRunner* runner)
+      : jobs_(jobs),
+        policy_(policy),
+        o_(o),
+        runner_(runner),
+        n_(static_cast<std::uint32_t>(jobs.size())),
+        nodes_(o.nodes, std::move(allocation), o.seed, o.network),
+        held_(n_),
+        running_at_(n_, 0),
+        started_(n_, 0) {
+    res_.jobs.resize(n_);
+  }
+
+  ScheduleResult run() {
+    if (o_.progress) o_.progress->phase("schedule", n_);
+    for (;;) {
+      const double now = next_instant();
+      if (now == kInf) break;
+      if (o_.passes == Passes::PerInstant) {
+        while (end_due(now)) end_one(now);
+        while (arrival_due(now)) arrive_one();
+        pass(now);
+      } else {  // pyss: every arrival, then every end, each followed by a pass
+        while (arrival_due(now)) {
+          arrive_one();
+          pass(now);
+        }
+        while (end_due(now)) {
+          end_one(now);
+          pass(now);
+        }
+      }
+    }
+    return std::move(res_);
+  }
+
+ private:
+  static constexpr double kInf = std::numeric_limits<double>::infinity();
+  using End = std::pair<double, std::uint32_t>;
+
+  double next_instant() const {
+    const double t_submit = next_ < n_ ? jobs_[next_].submit : kInf;
+    const double t_end = ends_.empty() ? kInf : ends_.top().first;
+    return std::min(t_submit, t_end);
+  }
+  bool end_due(double now) const { return !ends_.empty() && ends_.top().first == now; }
+  bool arrival_due(double now) const { return next_ < n_ && jobs_[next_].submit == now; }
+
+  // The earliest job due to end leaves the machine.
+  void end_one(double now) {
+    const std::uint32_t j = ends_.top().second;
+    ends_.pop();
+    res_.jobs[j].end = now;
+    if (o_.progress) o_.progress->counter()->fetch_add(1, std::memory_order_relaxed);
+    nodes_.give_back(held_[j]);
+    held_[j] = {};
+    const std::uint32_t pos = running_at_[j];
+    running_[pos] = running_.back();
+    running_at_[running_[pos].job] = pos;
+    running_.pop_back();
+  }
+
+  // The next job in submit order joins the queue, or is refused when the machine cannot hold it.
+  void arrive_one() {
+    const Job& job = jobs_[next_];
+    if (job.nodes > o_.nodes || job.nodes == 0) {
+      res_.jobs[next_].refused = true;
+      res_.refused.push_back("job " + std::to_string(job.id) + " (log line " + std::to_string(job.line) + ") needs " +
+                             std::to_string(job.nodes) + " nodes; the machine has " + std::to_string(o_.nodes));
+    } else {
+      waiting_.push_back(next_);
+    }
+    ++next_;
+  }
+
+  // One scheduling point: the policy names the jobs that start now; they take their nodes.
+  void pass(double now) {
+    if (waiting_.empty()) return;
+    ++res_.scheduling_points;
+    QueueState s{now, nodes_.free(), &jobs_, waiting_, running_};
+    start_.clear();
+    policy_.select(s, start_);
+    if (start_.empty()) return;
+    for (std::uint32_t j : start_) take_nodes(now, j);
+    plan_ends(now);
+    waiting_.erase(std::remove_if(waiting_.begin(), waiting_.end(), [&](std::uint32_t j) { return started_[j]; }),
+                   waiting_.end());
+  }
+
+  void take_nodes(double now, std::uint32_t j) {
+    const Job& job = jobs_[j];
+    if (started_[j] || job.nodes > nodes_.free())
+      throw std::logic_error("scheduler: a selection policy started a job twice or beyond the free nodes");
+    started_[j] = 1;
+    nodes_.take(job.nodes, taken_);
+    res_.jobs[j].first_node = *std::min_element(taken_.begin(), taken_.end());
+    held_[j] = taken_;
+    res_.jobs[j].start = now;
+    running_at_[j] = static_cast<std::uint32_t>(running_.size());
+    running_.push_back({j, now + job.estimate, job.nodes});
+  }
+
+  // The ends of the jobs just started; with a runner that says the network changed, of every running job.
+  void plan_ends(double now) {
+    if (runner_ && runner_->start(now, start_, held_)) {
+      ends_ = {};
+      for (const RunningJob& r : running_) ends_.push({std::max(now, runner_->end_of(r.job)), r.job});
+      return;
+    }
+    for (std::uint32_t j : start_)
+      ends_.push({runner_ ? std::max(now, runner_->end_of(j)) : now + jobs_[j].runtime, j});
+  }
+
+  const std::vector<Job>& jobs_;
+  const SelectionPolicy& policy_;
+  const ScheduleOptions& o_;
+  JobRunner* runner_;
+  std::uint32_t n_;
+  ScheduleResult res_;
+  NodeAllocator nodes_;
+  std::vector<std::vector<std::uint32_t>> held_;  // nodes of running jobs
+  std::priority_queue<End, std::vector<End>, std::greater<>> ends_;
+  std::vector<RunningJob> running_;
+  std::vector<std::uint32_t> running_at_;  // position in running_
+  std::vector<std::uint32_t> waiting_, start_, taken_;
+  std::vector<std::uint8_t> started_;
+  std::uint32_t next_ = 0;  // the next job to arrive
+};
+
+void summarise(const std::vector<Job>& jobs, const ScheduleOptions& o, ScheduleResult& res);
+void utilisation_series(const std::vector<Job>& jobs, const ScheduleOptions& o, ScheduleResult& res);
+
+}  // namespace
+
 ScheduleResult simulate_schedule(const std::vector<Job>& jobs, const SelectionPolicy& policy,
                                  std::unique_ptr<AllocationPolicy> allocation, const ScheduleOptions& o,
                                  JobRunner* runner) {
   if (!allocation) throw std::logic_error("simulate_schedule: no allocation policy");
   if (o.nodes == 0)
-    throw InputError("scheduler: the machine has no nodes (give --nodes or a log with MaxNodes/MaxProcs)");
-  const auto n = static_cast<std::uint32_t>(jobs.size());
-  ScheduleResult res;
-  res.jobs.resize(n);
-  NodeAllocator nodes(o.nodes, std::move(allocation), o.seed, o.network);
-  std::vector<std::vector<std::uint32_t>> held(n);  // nodes of running jobs
-  using End = std::pair<double, std::uint32_t>;
-  std::priority_queue<End, std::vector<End>, std::greater<>> ends;
-  std::vector<RunningJob> running;
-  std::vector<std::uint32_t> running_at(n, 0);  // position in `running`
-  std::vector<std::uint32_t> waiting, start;
-  std::vector<std::uint8_t> started(n, 0);
-  std::uint32_t next = 0;
-  if (o.progress) o.progress->phase("schedule", n);
-  for (;;) {
-    const double t_submit = next < n ? jobs[next].submit : std::numeric_limits<double>::infinity();
-    const double t_end = ends.empty() ? std::numeric_limits<double>::infinity() : ends.top().first;
-    const double now = std::min(t_submit, t_end);
-    if (now == std::numeric_limits<double>::infinity()) break;
-    while (!ends.empty() && ends.top().first == now) {
-      const std::uint32_t j = ends.top().second;
-      ends.pop();
-      res.jobs[j].end = now;
-      if (o.progress) o.progress->counter()->fetch_add(1, std::memory_order_relaxed);
-      nodes.give_back(held[j]);
-      held[j] = {};
-      const std::uint32_t pos = running_at[j];
-      running[pos] = running.back();
-      running_at[running[pos].job] = pos;
-      running.pop_back();
-    }
-    while (next < n && jobs[next].submit == now) {
-      const Job& job = jobs[next];
-      if (job.nodes > o.nodes || job.nodes == 0) {
-        res.jobs[next].refused = true;
-        res.refused.push_back("job " + std::to_string(job.id) + " (log line " + std::to_string(job.line) + ") needs " +
-                              std::to_string(job.nodes) + " nodes; the machine has " + std::to_string(o.nodes));
-      } else {
-        waiting.push_back(next);
-      }
-      ++next;
-    }
-    if (waiting.empty()) continue;
-    ++res.scheduling_points;
-    QueueState s{now, nodes.free(), &jobs, waiting, running};
-    start.clear();
-    policy.select(s, start);
-    std::vector<std::uint32_t> taken;
-    for (std::uint32_t j : start) {
-      const Job& job = jobs[j];
-      if (started[j] || job.nodes > nodes.free())
-        throw std::logic_error("scheduler: a selection policy started a job twice or beyond the free nodes");
-      started[j] = 1;
-      nodes.take(job.nodes, taken);
-      res.jobs[j].first_node = *std::min_element(taken.begin(), taken.end());
-      held[j] = taken;
-      res.jobs[j].start = now;
-      running_at[j] = static_cast<std::uint32_t>(running.size());
-      running.push_back({j, now + job.estimate, job.nodes});
-    }
-    if (!start.empty()) {
-      if (runner && runner->start(now, start, held)) {  // every running job's end may have moved
-        ends = {};
-        for (const RunningJob& r : running) ends.push({std::max(now, runner->end_of(r.job)), r.job});
-      } else {
-        for (std::uint32_t j : start) ends.push({runner ? std::max(now, runner->end_of(j)) : now + jobs[j].runtime, j});
-      }
-    }
-    if (!start.empty())
-      waiting.erase(std::remove_if(waiting.begin(), waiting.end(), [&](std::uint32_t j) { return started[j]; }),
-                    waiting.end());
-  }
+    throw InputError("scheduler: the machine has no nodes (give --nodes or a log with MaxProcs/MaxNodes)");
+  ScheduleResult res = Replay(jobs, policy, std::move(allocation), o, runner).run();
+  summarise(jobs, o, res);
+  utilisation_series(jobs, o, res);
+  return res;
+}
 
-  // Metrics over the jobs that ran.
+namespace {
+
+// Metrics over the jobs that ran.
+void summarise(const std::vector<Job>& jobs, const ScheduleOptions& o, ScheduleResult& res) {
+  const auto n = static_cast<std::uint32_t>(jobs.size());
   ScheduleSummary& m = res.summary;
   m.jobs = n;
   m.refused = res.refused.size();
@@ -137,7 +215,12 @@ ScheduleResult simulate_schedule(const std::vector<Job>& jobs, const SelectionPo
       m.throughput_per_hour = c / m.makespan * 3600;
     }
   }
-  // Utilisation over time: each job's node-seconds spread over the bins it ran in.
+}
+
+// Utilisation over time: each job's node-seconds spread over the bins it ran in.
+void utilisation_series(const std::vector<Job>& jobs, const ScheduleOptions& o, ScheduleResult& res) {
+  const auto n = static_cast<std::uint32_t>(jobs.size());
+  const ScheduleSummary& m = res.summary;
   const std::uint32_t bins = std::max<std::uint32_t>(1, o.series_bins);
   res.bin_s = m.makespan > 0 ? m.makespan / bins : 0;
   res.utilisation_series.assign(bins, 0);
@@ -154,7 +237,8 @@ ScheduleResult simulate_schedule(const std::vector<Job>& jobs, const SelectionPo
           res.utilisation_series[bin] += (hi - lo) * jobs[j].nodes / (res.bin_s * static_cast<double>(o.nodes));
       }
     }
-  return res;
 }
+
+}  // namespace
 
 }  // namespace interflow::scheduler

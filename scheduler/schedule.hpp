@@ -17,8 +17,18 @@
 
 namespace interflow::scheduler {
 
+// When the selection policy is asked which jobs start (manual/scheduler.md "Scheduling points").
+enum class Passes : std::uint8_t {
+  // Once per instant at which jobs end or arrive, after every end and arrival of that instant.
+  PerInstant,
+  // After every single arrival, then after every single end, in that order at one instant (the
+  // event loop of pyss, the Parallel Job Scheduling Simulator used by many EASY studies).
+  PerEvent,
+};
+
 struct ScheduleOptions {
   std::uint32_t nodes = 0;                    // machine size
+  Passes passes = Passes::PerInstant;
   const Network* network = nullptr;           // network-aware: the machine's network (allocations may use it)
   std::uint64_t seed = 1;
   double bounded_slowdown_tau = 10;  // seconds

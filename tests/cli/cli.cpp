@@ -310,6 +310,18 @@ TEST_CASE("cli: schedule replays an SWF log and writes per-job results") {
   check_rejected("schedule --swf " + (scratch() / "none.swf").string(), {"none.swf", "SWF log", "No such file"});
   check_rejected("schedule -p easy", {"--swf", "--jobs"});
   check_rejected("schedule --jobs 5 --network-aware", {"--job-app"});
+  // pyss's conventions are options, recorded in config.toml; the tiny log's schedule does not move.
+  const fs::path pyss = scratch() / "schedule-pyss";
+  const Outcome p = run_cli("schedule --swf " + log + " -p easy --missing one-second --estimate at-least-run " +
+                            "--passes event --out " + pyss.string() + " --json");
+  INFO(p.err);
+  REQUIRE(p.status == 0);
+  CHECK(parse_json(p.out)["mean_wait_s"].get<double>() == approx(5.25));
+  const std::string config = read_text(pyss / "config.toml");
+  CHECK(config.find("passes = 'event'") != std::string::npos);
+  CHECK(config.find("missing = 'one-second'") != std::string::npos);
+  check_rejected("schedule --swf " + log + " --passes sometimes", {"--passes", "sometimes"});
+  check_rejected("schedule --jobs 5 --missing one-second", {"--missing", "--swf"});
 }
 
 TEST_CASE("cli: schedule runs a synthetic stream network-aware and reports network slowdowns") {

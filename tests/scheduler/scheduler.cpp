@@ -192,6 +192,67 @@ TEST_CASE(
   CHECK(s.jobs[0].estimate == 260);
 }
 
+TEST_CASE("scheduler: pyss's log conventions: one-second jobs and an estimate of at least the run time") {
+  const SwfLog log = read_swf(fixture("conventions.swf"));
+  JobOptions o;
+  o.missing = JobOptions::Missing::OneSecond;
+  o.estimate = JobOptions::Estimate::AtLeastRun;
+  const JobSet p = jobs_from_swf(log, o);
+  CHECK(p.dropped == 0);
+  CHECK(p.repaired == 3);  // job 2 (no run time) and job 3 (no allocated size) become 1-s jobs; job 4 has no estimate
+  REQUIRE(p.jobs.size() == 5);
+  CHECK(p.jobs[0].runtime == 130 - 30);  // killed at its requested time ...
+  CHECK(p.jobs[0].estimate == 130);      // ... but the scheduler believes the log's run time
+  CHECK(p.jobs[1].runtime == 1);
+  CHECK(p.jobs[1].estimate == 1);
+  CHECK(p.jobs[1].processors == 2);
+  CHECK(p.jobs[2].runtime == 1);
+  CHECK(p.jobs[2].estimate == 1);
+  CHECK(p.jobs[2].processors == 1);  // max(1, allocated), not the requested 4
+  CHECK(p.jobs[3].estimate == 20);   // missing: the run time
+  CHECK(p.jobs[4].estimate == 10);
+  // A run of 0 s is a 1-s job too, and submit times are at least 1 s for those.
+  SwfLog zero;
+  SwfRecord r;
+  r.job = 9;
+  r.submit = 0;
+  r.run = 0;
+  r.allocated = r.requested = 3;
+  r.requested_time = 50;
+  zero.records.push_back(r);
+  const JobSet z = jobs_from_swf(zero, o);
+  REQUIRE(z.jobs.size() == 1);
+  CHECK(z.jobs[0].runtime == 1);
+  CHECK(z.jobs[0].estimate == 1);
+  CHECK(z.jobs[0].submit == 1);
+  CHECK(z.jobs[0].processors == 3);
+}
+
+// 4 nodes. J1 (2 nodes) ends at 10 but was expected at 30; J2 (1 node) runs to 50; J3 (3 nodes) waits
+// from 1 with a reservation at 30; J4 (1 node, 5 s) arrives at 10, as J1 ends. Once per instant, J1's
+// end and J4's arrival are seen together: J3 fits at once and J4 waits for it (20). Per event, as
+// pyss does, J4's arrival comes first: J1 still holds its nodes, J3's reservation is at 30 and J4,
+// ending at 15, backfills; after J1's end J3 needs J4's node and starts at 15.
+TEST_CASE("scheduler: a pass per event lets an arrival backfill before an end of the same instant") {
+  const std::vector<Job> jobs = jobs_of({{0, 2, 10, 30}, {0, 1, 50, 50}, {1, 3, 10, 10}, {10, 1, 5, 5}});
+  ScheduleOptions o;
+  o.nodes = 4;
+  const auto easy = [&] { return policies().create(Spec::parse("easy", "test")); };
+  CHECK(starts(simulate_schedule(jobs, *easy(), test::allocation("consecutive"), o)) ==
+        std::vector<double>{0, 0, 10, 20});
+  o.passes = Passes::PerEvent;
+  const ScheduleResult e = simulate_schedule(jobs, *easy(), test::allocation("consecutive"), o);
+  CHECK(starts(e) == std::vector<double>{0, 0, 15, 10});
+  // One per arrival (J1 and J2 at 0 are two), then J1's end and J4's end; later ends find no queue.
+  CHECK(e.scheduling_points == 6);
+  // FCFS gives the same schedule either way here: the head blocks J4 in the arrival's pass too.
+  const auto fcfs = [&] { return policies().create(Spec::parse("fcfs", "test")); };
+  const std::vector<double> fcfs_starts{0, 0, 10, 20};
+  CHECK(starts(simulate_schedule(jobs, *fcfs(), test::allocation("consecutive"), o)) == fcfs_starts);
+  o.passes = Passes::PerInstant;
+  CHECK(starts(simulate_schedule(jobs, *fcfs(), test::allocation("consecutive"), o)) == fcfs_starts);
+}
+
 TEST_CASE("scheduler: a gzip-compressed log reads like the plain one") {
   const std::string path = "/tmp/interflow_test_tiny.swf.gz";
   {
