@@ -20,6 +20,10 @@ struct Application {
   bool is_graph() const { return graph.ranks > 0; }
   std::uint32_t tasks() const { return is_graph() ? graph.ranks : program.tasks; }
   std::vector<EndpointId> placement;  // per task: the endpoint it runs on
+  // The last `data_ranks` ranks are not tasks but the homes of the tasks' data (storage devices:
+  // workloads/app_markov.cpp); a data placement policy (storage/) places them, not the allocation.
+  std::uint32_t data_ranks = 0;
+  std::uint32_t compute_tasks() const { return tasks() - data_ranks; }
   std::uint32_t service_class = 0;    // of its messages (unless an operation names its own)
   double arrival_s = 0;               // when its tasks start
 };

@@ -110,7 +110,9 @@ Application make_application(const AppRegistry& registry, const Spec& spec, std:
                                                                : pool.take_consecutive(tasks, who);
   if (app.is_graph()) return app;
   ctx.tasks = tasks;
-  ProgramBuilder builder(tasks);
+  app.data_ranks = kernel->data_ranks(ctx);
+  app.placement.resize(std::size_t{tasks} + app.data_ranks, kNone);
+  ProgramBuilder builder(tasks + app.data_ranks);
   kernel->generate(ctx, builder);
   app.program = builder.build();
   return app;
@@ -155,6 +157,7 @@ void register_apps(AppRegistry& registry) {
   register_hpc_apps(registry);
   register_background_apps(registry);
   register_trace_apps(registry);
+  register_markov_app(registry);
 }
 
 }  // namespace interflow::workloads

@@ -34,6 +34,9 @@ class AppKernel {
   // Trace kernels read the whole application as an operation graph (its ranks fix the task count;
   // ctx.tasks is 0) and never generate(); the others return nothing.
   virtual std::optional<OpGraph> trace(const AppContext&) const { return std::nullopt; }
+  // Ranks beyond ctx.tasks that stand for where the tasks' data lives (Application::data_ranks):
+  // generate() writes ctx.tasks + data_ranks() programs; the data ranks stay unplaced here.
+  virtual std::uint32_t data_ranks(const AppContext&) const { return 0; }
 };
 
 using AppRegistry = Registry<AppKernel>;
@@ -83,6 +86,7 @@ void register_collective_app(AppRegistry& registry);      // collective
 void register_hpc_apps(AppRegistry& registry);            // lammps, nekbone, nn3d
 void register_background_apps(AppRegistry& registry);     // uniform_bg, permutation_bg
 void register_trace_apps(AppRegistry& registry);          // goal, vef, trc
+void register_markov_app(AppRegistry& registry);          // markov
 
 // For kernels that run MPI collectives: the tasks 0..n-1 as a communicator, and the
 // `collective_class` parameter (the service class of the collectives' messages; -1 = the

@@ -36,7 +36,10 @@ void check_application(const Network& net, const std::string& what, const Applic
     throw InputError(what + ": " + std::to_string(app.tasks()) + " tasks but " + std::to_string(app.placement.size()) +
                      " placed");
   for (EndpointId e : app.placement)
-    if (e >= net.num_endpoints())
+    if (e == kNone && app.data_ranks > 0)
+      throw InputError(what + ": its data ranks (where its tasks' data lives) are not placed: run it with a storage "
+                       "system and a data placement policy (manual/storage.md)");
+    else if (e >= net.num_endpoints())
       throw InputError(what + ": a task is placed on endpoint " + std::to_string(e) + ", beyond the network's " +
                        std::to_string(net.num_endpoints()));
   if (!(app.arrival_s >= 0) || !std::isfinite(app.arrival_s))
