@@ -33,7 +33,8 @@ Catalog::Catalog(const Plugins& plugins) {
                                  {"job-app", app},
                                  {"policy", params_of(plugins.selections)},
                                  {"allocation", params_of(plugins.allocations)},
-                                 {"mapping", params_of(plugins.mappings)}};
+                                 {"mapping", params_of(plugins.mappings)},
+                                 {"data-placement", params_of(plugins.placements)}};
   plugin_options_["topo"] = {{"spec", topology}};
   plugin_options_["packet"] = {{"topology", topology},
                                {"routing", routing},

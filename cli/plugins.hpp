@@ -10,6 +10,7 @@
 #include "scheduler/allocation.hpp"
 #include "scheduler/mapping.hpp"
 #include "scheduler/selection.hpp"
+#include "storage/placement.hpp"
 #include "topologies/registry.hpp"
 #include "workloads/application.hpp"
 #include "workloads/arrival.hpp"
@@ -27,6 +28,7 @@ struct Plugins {
   scheduler::SelectionRegistry selections{"selection"};
   scheduler::AllocationRegistry allocations{"allocation"};
   scheduler::MappingRegistry mappings{"mapping"};
+  storage::PlacementRegistry placements{"placement"};
   packet::OutputSchedulerRegistry output_schedulers{"output-scheduler"};
   packet::SwitchRegistry switches{"switch"};
   packet::TrafficRegistry traffic{"traffic"};
@@ -43,6 +45,7 @@ struct Plugins {
     scheduler::register_selection_policies(selections);
     scheduler::register_allocation_policies(allocations);
     scheduler::register_mapping_policies(mappings);
+    storage::register_placement_policies(placements);
     packet::register_output_schedulers(output_schedulers);
     packet::register_switches(switches);
     packet::register_traffic(traffic);
@@ -62,6 +65,7 @@ struct Plugins {
     f(selections);
     f(allocations);
     f(mappings);
+    f(placements);
     f(output_schedulers);
     f(switches);
     f(traffic);

@@ -58,11 +58,24 @@ NetworkRunner::NetworkRunner(const Network& net, TransportFactory transports, co
   }
 }
 
+void NetworkRunner::place(std::uint32_t j, Application& app, const std::vector<EndpointId>& nodes) const {
+  app.placement = nodes;
+  app.placement.resize(app.tasks(), kNone);
+  if (app.data_ranks == 0) return;
+  if (!data_)
+    throw InputError("job at position " + std::to_string(j) + " (" + app.name +
+                     ") keeps data in storage: give a storage system and a data placement policy (--data-placement)");
+  Rng rng(derive_seed(seed_, Stream::Placement, (std::uint64_t{1} << 40) + j));
+  data_->place(j, app, rng);
+}
+
 void NetworkRunner::set_estimates(std::vector<Job>& jobs, double estimate_factor) const {
   for (std::size_t j = 0; j < jobs.size(); ++j) {
     if (app_[j].placement.empty()) continue;  // no application: refused
     Application alone = app_[j];
-    for (std::uint32_t t = 0; t < alone.placement.size(); ++t) alone.placement[t] = t;
+    std::vector<EndpointId> first(alone.compute_tasks());
+    for (std::uint32_t t = 0; t < first.size(); ++t) first[t] = t;
+    place(static_cast<std::uint32_t>(j), alone, first);
     const double reference = run_alone(alone, "job " + std::to_string(jobs[j].id));
     jobs[j].runtime = reference;
     jobs[j].estimate = reference * estimate_factor;
@@ -72,11 +85,11 @@ void NetworkRunner::set_estimates(std::vector<Job>& jobs, double estimate_factor
 bool NetworkRunner::start(double now, const std::vector<std::uint32_t>& started,
                           const std::vector<std::vector<std::uint32_t>>& nodes) {
   for (std::uint32_t j : started) {
-    auto& placement = app_[j].placement;
-    placement.assign(nodes[j].begin(), nodes[j].end());
+    std::vector<EndpointId> placement(nodes[j].begin(), nodes[j].end());
     std::sort(placement.begin(), placement.end());
     Rng rng(derive_seed(seed_, Stream::Placement, j));
     mapping_->map(j, placement, rng);
+    place(j, app_[j], placement);
     app_[j].arrival_s = now;
     started_.push_back(j);
   }

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "core/random.hpp"
 #include "core/transport.hpp"
 #include "engine/drivers/driver.hpp"
 #include "scheduler/mapping.hpp"
@@ -20,6 +21,16 @@
 #include "workloads/application.hpp"
 
 namespace interflow::scheduler {
+
+// Places an application's data ranks (Application::data_ranks: where its tasks' data lives) once its
+// tasks are placed; the storage subsystem's placement policies implement it (storage/placement.hpp).
+class DataPlacer {
+ public:
+  virtual ~DataPlacer() = default;
+  // app.placement[0 .. compute_tasks()) holds the tasks' nodes; fills the data ranks' endpoints.
+  // `job` is the job's position in the stream, `rng` drawn from the run's seed and the job.
+  virtual void place(std::uint32_t job, Application& app, Rng& rng) const = 0;
+};
 
 class NetworkRunner : public JobRunner {
  public:
@@ -36,6 +47,9 @@ class NetworkRunner : public JobRunner {
   // job.runtime = reference, job.estimate = reference × estimate_factor (the scheduler's belief, as a
   // user's request would be). Jobs without an application keep theirs.
   void set_estimates(std::vector<Job>& jobs, double estimate_factor) const;
+  // Where applications with data ranks (the Markov-chain application) keep their data; kept by
+  // reference. Without one such applications are refused when they start.
+  void set_data_placer(const DataPlacer* placer) { data_ = placer; }
   bool start(double now, const std::vector<std::uint32_t>& started,
              const std::vector<std::vector<std::uint32_t>>& nodes) override;
   double end_of(std::uint32_t job) const override { return end_[job]; }
@@ -48,6 +62,8 @@ class NetworkRunner : public JobRunner {
 
  private:
   drivers::RunResult simulate(const std::vector<Application>& apps) const;
+  // Puts job j's tasks on `nodes` (task order) and its data ranks where the data placer says.
+  void place(std::uint32_t j, Application& app, const std::vector<EndpointId>& nodes) const;
   double run_alone(Application app, const std::string& what) const;
 
   const Network& net_;
@@ -58,6 +74,7 @@ class NetworkRunner : public JobRunner {
   std::vector<double> end_;
   std::uint64_t simulations_ = 0;
   std::unique_ptr<MappingPolicy> mapping_;  // scheduler/mapping.hpp
+  const DataPlacer* data_ = nullptr;
   std::uint64_t seed_;
 };
 

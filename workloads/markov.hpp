@@ -15,8 +15,9 @@
 // how long each state takes, never which state comes next.
 //
 // Correctness argument for the checks: a row that does not sum to 1 is not a distribution; a state
-// that Init cannot reach is dead weight the user did not mean; a state reachable from Init from which
-// End cannot be reached would make some trajectories endless. check_markov() refuses all three, so
+// with a row that Init cannot reach is dead weight the user did not mean (a state left without a row
+// is simply not used); a state reachable from Init from which End cannot be reached would make some
+// trajectories endless. check_markov() refuses all three, so
 // every trajectory of an accepted matrix ends with probability 1 (End is reachable from every state
 // the chain can visit, and the chain is finite).
 #include <array>
@@ -46,14 +47,15 @@ struct MarkovMatrix {
 MarkovMatrix markov_profile(const std::string& name);
 std::vector<std::string> markov_profile_names();
 
-// Reads a matrix file: one line per state, Init to Write (End's row may follow and is ignored), each
-// the state's name and six probabilities (to Init, Comp, Comm, Read, Write, End); '#' comments. Checks
-// it (check_markov) and names the file and line of a bad value or row.
+// Reads a matrix file: one line per state, its name and six probabilities (to Init, Comp, Comm, Read,
+// Write, End); '#' comments. A state the chain never visits may be left out (End's row is ignored).
+// Checks it (check_markov) and names the file and line of a bad value or row.
 MarkovMatrix read_markov_matrix(const std::string& path);
 
 // Throws InputError naming `what` and the row for: a probability that is not finite or outside
-// [0, 1], a row (but End's) whose sum is not 1 within 1e-9, a state Init cannot reach, and a state
-// from which End cannot be reached.
+// [0, 1], a row of a state the chain can visit whose sum is not 1 within 1e-9, a state with a row
+// (not all zeros) that Init cannot reach, End unreachable, and a state from which End cannot be
+// reached.
 void check_markov(const MarkovMatrix& m, const std::string& what);
 
 // A trajectory Init ... End drawn with `rng` (one uniform draw per step). InputError if it has not
