@@ -83,6 +83,58 @@ void add_network_aware_options(OptionTable& t, ScheduleConfig& c) {
   add_zoom_options(t, c.zoom, "network-aware --transport hybrid");
 }
 
+// Storage (manual/storage.md) and the class policy between App and I/O traffic.
+void add_storage_options(OptionTable& t, ScheduleConfig& c) {
+  t.text("--data-placement", c.data_placement,
+         "network-aware: model storage and place each job's data with this policy (see `interflow list "
+         "placement`): local, internal[:share=F], external[:devices=N,pick=next|random] or san");
+  storage::StorageConfig& s = c.storage;
+  t.real("--nvm-read-gbps", s.nvm_read_gbps, "storage: a node's NVM device read bandwidth (Gbit/s)", 0, 1e9, true);
+  t.real("--nvm-write-gbps", s.nvm_write_gbps, "storage: NVM write bandwidth (Gbit/s)", 0, 1e9, true);
+  t.real("--pcie-gbps", s.pcie_gbps, "storage: the PCIe controller between a node and its NVM, each way (Gbit/s)", 0,
+         1e9, true);
+  t.real("--nvm-latency-ns", s.nvm_latency_ns, "storage: latency of the device and PCIe links (ns)", 0, 1e12);
+  t.text("--san", c.san, "storage: the SAN's topology spec (its first --san-servers endpoints are servers, the rest "
+                         "gateways to the main network)");
+  t.text("--san-routing", c.san_routing, "storage: the SAN's routing (default: its topology's)");
+  t.real("--san-gbps", c.san_gbps, "storage: SAN link bandwidth (Gbit/s)", 0, 1e9, true);
+  t.real("--san-latency-ns", c.san_latency_ns, "storage: SAN link latency (ns)", 0, 1e12);
+  t.whole("--san-servers", s.servers, "storage: SAN endpoints that are storage servers", 1, 4294967295.0);
+  t.real("--server-gbps", s.server_gbps, "storage: a server's disks, each way (Gbit/s)", 0, 1e9, true);
+  t.real("--gateway-gbps", s.gateway_gbps, "storage: a gateway's cable to its node (Gbit/s)", 0, 1e9, true);
+  t.real("--gateway-latency-ns", s.gateway_latency_ns, "storage: a gateway cable's latency (ns)", 0, 1e12);
+  t.wholes("--gateway-nodes", c.gateway_nodes, "storage: the main-network node of each gateway (default: spread evenly)",
+           0);
+  t.text("--class-policy", c.class_policy,
+         "network-aware: how service classes share links (App = class 0, I/O = class 1): np, ba (--class-share), fp "
+         "or qos (--class-cap, --class-priority); see `interflow list class-policy`");
+  t.reals("--class-share", c.class_shares, "ba: each class's share of every link, e.g. 0.5,0.5", 0, 1, true);
+  t.reals("--class-cap", c.class_caps, "qos: each class's cap as a fraction of every link", 0, 1, true);
+  t.wholes("--class-priority", c.class_priorities, "fp, qos: each class's priority level (0 first)", 0, 1'000'000);
+}
+
+std::vector<const char*> storage_option_names() {
+  return {"--nvm-read-gbps", "--nvm-write-gbps", "--pcie-gbps", "--nvm-latency-ns", "--san"};
+}
+std::vector<const char*> san_option_names() {
+  return {"--san-routing", "--san-gbps", "--san-latency-ns", "--san-servers", "--server-gbps", "--gateway-gbps",
+          "--gateway-latency-ns", "--gateway-nodes"};
+}
+
+void refuse_storage_conflicts(const OptionTable& t, const ScheduleConfig& c) {
+  const bool storage = !c.data_placement.empty();
+  t.refuse_unless("--data-placement", c.network_aware && c.transport == "flow", "with --network-aware --transport flow");
+  for (const char* o : storage_option_names()) t.refuse_unless(o, storage, "with --data-placement");
+  for (const char* o : san_option_names()) t.refuse_unless(o, !c.san.empty(), "with --san");
+  if (!c.san.empty() && c.storage.servers == 0) throw InputError("--san needs --san-servers N (its storage servers)");
+  t.refuse_unless("--class-policy", c.network_aware && c.transport != "packet",
+                  "with --network-aware --transport flow or hybrid");
+  t.refuse_unless("--class-share", c.class_policy == "ba", "with --class-policy ba");
+  t.refuse_unless("--class-cap", c.class_policy == "qos", "with --class-policy qos");
+  t.refuse_unless("--class-priority", c.class_policy == "fp" || c.class_policy == "qos",
+                  "with --class-policy fp or qos");
+}
+
 // One job source; each option only where it applies.
 void refuse_conflicts(const OptionTable& t, const ScheduleConfig& c) {
   const int sources = !c.swf.empty() + (c.jobs > 0) + !c.inrflow_workload.empty();
@@ -109,6 +161,7 @@ void refuse_conflicts(const OptionTable& t, const ScheduleConfig& c) {
   for (const std::string& o : zoom_option_names())
     t.refuse_unless(o, c.network_aware && c.transport == "hybrid", "with --network-aware --transport hybrid");
   t.refuse_together("--json", "--quiet", "--json prints the summary, --quiet prints nothing");
+  refuse_storage_conflicts(t, c);
 }
 
 // The options that do not apply to this run's source and mode, left out of config.toml.
@@ -129,6 +182,16 @@ std::map<std::string, Json> resolved_options(const ScheduleRun& run) {
   }
   if (!c.network_aware || c.transport != "hybrid")
     for (const std::string& o : zoom_option_names()) r[o.substr(2)] = nullptr;
+  if (c.data_placement.empty()) {
+    r["data-placement"] = nullptr;
+    for (const char* o : storage_option_names()) r[std::string(o).substr(2)] = nullptr;
+  }
+  if (c.san.empty())
+    for (const char* o : san_option_names()) r[std::string(o).substr(2)] = nullptr;
+  if (!c.network_aware || c.transport == "packet") r["class-policy"] = nullptr;
+  if (c.class_policy != "ba") r["class-share"] = nullptr;
+  if (c.class_policy != "qos") r["class-cap"] = nullptr;
+  if (c.class_policy != "fp" && c.class_policy != "qos") r["class-priority"] = nullptr;
   if (!c.network_aware) {
     for (const char* o : {"topology", "routing", "endpoint-gbps", "switch-gbps", "endpoint-latency-ns",
                           "switch-latency-ns", "job-app-by", "mapping", "time-scale", "transport"})
@@ -152,7 +215,9 @@ Command add_schedule_command(CLI::App& app, const Plugins& plugins) {
   add_log_options(*t, *c);
   add_scheduler_options(*t, *c);
   add_network_aware_options(*t, *c);
-  t->add_out("write summary.json, jobs.csv, utilisation.csv and config.toml here");
+  add_storage_options(*t, *c);
+  t->add_out("write summary.json, jobs.csv, utilisation.csv and config.toml here (with storage also devices.csv; "
+             "with phased applications trajectories.csv)");
   t->add_output_flags();
   return Command{[&plugins, c, t]() {
     t->apply_config();
@@ -177,6 +242,7 @@ Command add_schedule_command(CLI::App& app, const Plugins& plugins) {
       add_plugin(header, "scheduler", run.packet->scheduler_spec, run.packet->scheduler_params);
     }
     if (run.zoom) add_plugin(header, "zoom", run.zoom_spec, run.zoom_params);
+    if (run.storage) add_plugin(header, "data-placement", run.placement_spec, run.placement_params);
     const Json summary = schedule_summary(run, header);
     if (!t->out_dir().empty()) {
       const ResultsDir dir(t->out_dir());

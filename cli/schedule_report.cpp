@@ -11,6 +11,60 @@ namespace {
 
 Timings timings(const ScheduleRun& run) { return {{"read", run.read_seconds}, {"simulate", run.simulate_seconds}}; }
 
+// Per job, the bytes its application moves to and from storage (zeros for a job that never ran).
+std::vector<storage::JobIo> job_io(const ScheduleRun& run) {
+  std::vector<storage::JobIo> out(run.applications.size());
+  for (std::size_t j = 0; j < out.size(); ++j)
+    if (!run.result.jobs[j].refused && !run.applications[j].placement.empty())
+      out[j] = storage::job_io(run.applications[j], *run.storage);
+  return out;
+}
+
+Json storage_json(const ScheduleRun& run) {
+  storage::JobIo total;
+  for (const storage::JobIo& io : job_io(run)) {
+    total.read_local += io.read_local;
+    total.read_remote += io.read_remote;
+    total.written_local += io.written_local;
+    total.written_remote += io.written_remote;
+  }
+  return {{"data_placement", run.placement_spec.text},
+          {"nvm_devices", run.storage->has_nvm() ? run.storage->nodes() : 0},
+          {"servers", run.storage->servers()},
+          {"gateways", run.storage->gateways()},
+          {"class_policy", run.config.class_policy},
+          {"bytes_read_local", total.read_local},
+          {"bytes_read_remote", total.read_remote},
+          {"bytes_written_local", total.written_local},
+          {"bytes_written_remote", total.written_remote}};
+}
+
+void write_devices(const ScheduleRun& run, std::ostream& out) {
+  out << "device,kind,node_or_server,endpoint,bytes_read,bytes_written,busy_read_s,busy_write_s\n";
+  for (std::size_t d = 0; d < run.storage->devices().size(); ++d) {
+    const storage::Device& dev = run.storage->devices()[d];
+    const auto at = [&](const std::vector<double>& v, LinkId l) { return l < v.size() ? v[l] : 0.0; };
+    out << d << ',' << (dev.kind == storage::DeviceKind::Nvm ? "nvm" : "server") << ',' << dev.index << ','
+        << dev.endpoint << ',' << number_text(at(run.link_bytes, dev.read_link)) << ','
+        << number_text(at(run.link_bytes, dev.write_link)) << ',' << number_text(at(run.link_busy_s, dev.read_link))
+        << ',' << number_text(at(run.link_busy_s, dev.write_link)) << '\n';
+  }
+}
+
+void write_trajectories(const ScheduleRun& run, std::ostream& out) {
+  out << "job,step,state\n";
+  const std::vector<scheduler::Job>& jobs = run.stream.set.jobs;
+  for (std::size_t j = 0; j < run.applications.size(); ++j)
+    for (std::size_t k = 0; k < run.applications[j].phases.size(); ++k)
+      out << jobs[j].id << ',' << k << ',' << run.applications[j].phases[k] << '\n';
+}
+
+bool any_phases(const ScheduleRun& run) {
+  for (const Application& a : run.applications)
+    if (!a.phases.empty()) return true;
+  return false;
+}
+
 }  // namespace
 
 Json schedule_summary(const ScheduleRun& run, const RunHeader& header) {
@@ -43,6 +97,7 @@ Json schedule_summary(const ScheduleRun& run, const RunHeader& header) {
     j["transport"] = run.config.transport;
     if (run.packet && !run.zoom) j["packet"] = packet_network_json(*run.packet);
     if (run.zoom) j["zoom"] = {{"selection", run.zoom_spec.text}, {"tolerance", run.config.zoom.tolerance}};
+    if (run.storage) j["storage"] = storage_json(run);
   }
   foot_json(j, timings(run));
   return j;
@@ -69,15 +124,24 @@ void print_schedule_summary(const ScheduleRun& run, const RunHeader& header, std
     row("network slowdown mean") << run.mean_network_slowdown << " (run time / alone on its nodes, "
                                  << run.simulations << " simulations on the " << run.config.transport
                                  << " transport)\n";
+  if (run.storage) {
+    const Json st = storage_json(run);
+    row("storage read local/remote") << st["bytes_read_local"].get<double>() << " / "
+                                     << st["bytes_read_remote"].get<double>() << " bytes\n";
+    row("storage written local/remote") << st["bytes_written_local"].get<double>() << " / "
+                                        << st["bytes_written_remote"].get<double>() << " bytes\n";
+  }
   print_foot(out, timings(run));
 }
 
 void write_schedule_files(const ScheduleRun& run, const ResultsDir& dir) {
   const scheduler::ScheduleResult& r = run.result;
   const std::vector<scheduler::Job>& jobs = run.stream.set.jobs;
+  const std::vector<storage::JobIo> io = run.storage ? job_io(run) : std::vector<storage::JobIo>{};
   dir.write("jobs.csv", [&](std::ostream& out) {
     out << "job,submit_s,start_s,end_s,processors,nodes,first_node,estimate_s,runtime_s,wait_s,response_s,"
-           "bounded_slowdown,refused,isolated_runtime_s,network_slowdown\n";
+           "bounded_slowdown,refused,isolated_runtime_s,network_slowdown"
+        << (run.storage ? ",bytes_read_local,bytes_read_remote,bytes_written_local,bytes_written_remote" : "") << '\n';
     for (std::size_t k = 0; k < jobs.size(); ++k) {
       const scheduler::Job& job = jobs[k];
       const scheduler::JobOutcome& o = r.jobs[k];
@@ -88,9 +152,15 @@ void write_schedule_files(const ScheduleRun& run, const ResultsDir& dir) {
           << number_text(o.end - job.submit) << ','
           << (o.refused ? std::string() : number_text(scheduler::bounded_slowdown(job, o, run.config.bsld_tau)))
           << ',' << int(o.refused) << ',' << (run.setup ? number_text(run.isolated[k]) : std::string()) << ','
-          << (run.setup ? number_text(scheduler::network_slowdown(o, run.isolated[k])) : std::string()) << '\n';
+          << (run.setup ? number_text(scheduler::network_slowdown(o, run.isolated[k])) : std::string());
+      if (run.storage)
+        out << ',' << number_text(io[k].read_local) << ',' << number_text(io[k].read_remote) << ','
+            << number_text(io[k].written_local) << ',' << number_text(io[k].written_remote);
+      out << '\n';
     }
   });
+  if (run.storage) dir.write("devices.csv", [&](std::ostream& out) { write_devices(run, out); });
+  if (any_phases(run)) dir.write("trajectories.csv", [&](std::ostream& out) { write_trajectories(run, out); });
   dir.write("utilisation.csv", [&](std::ostream& out) {
     out << "start_s,end_s,utilisation\n";
     for (std::size_t b = 0; b < r.utilisation_series.size(); ++b)

@@ -1,5 +1,6 @@
 #include "cli/schedule_run.hpp"
 
+#include <algorithm>
 #include <map>
 
 #include "core/system.hpp"
@@ -36,6 +37,16 @@ scheduler::JobStream read_jobs(const Plugins& plugins, const ScheduleConfig& c) 
   return scheduler::inrflow_jobs(c.inrflow_workload, plugins.apps, c.inrflow_time_unit);
 }
 
+// The class policy between the jobs' service classes: App (0) and, with storage, I/O (1).
+maxmin::ClassPolicy class_policy(const Plugins& plugins, const ScheduleConfig& c) {
+  maxmin::ClassPolicyInput input;
+  input.values = c.class_policy == "ba" ? c.class_shares : c.class_caps;
+  input.priorities = c.class_priorities;
+  input.classes = static_cast<std::uint32_t>(
+      std::max<std::size_t>({c.data_placement.empty() ? std::size_t{1} : std::size_t{2}, input.values.size(), input.priorities.size()}));
+  return maxmin::make_class_policy(plugins.class_policies, c.class_policy, input);
+}
+
 // A fresh transport for every simulation of the jobs' applications: flows, packets on one packet
 // network routed once (its switch's default SL2VL table covers service class 0), or flows with the
 // zoomed routers at packet level (each simulation chooses them for its own messages).
@@ -51,6 +62,11 @@ TransportFactory transports(const Plugins& plugins, ScheduleRun& run) {
   }
   flow::FlowTransportOptions options;
   options.seed = c.network.seed;
+  options.policy = class_policy(plugins, c);
+  if (run.storage)
+    return [net = &run.storage->network(), routing = run.storage_routing.get(), options] {
+      return std::make_unique<flow::FlowTransport>(*net, *routing, options);
+    };
   if (c.transport == "hybrid") {
     run.packet = build_switch_setup(plugins, c.packet, 1);
     run.zoom = plugins.zoom_selections.create(run.zoom_spec);
@@ -65,12 +81,36 @@ TransportFactory transports(const Plugins& plugins, ScheduleRun& run) {
   };
 }
 
+// With --data-placement: the SAN, the storage system around the main network, and its placer.
+void build_storage(const Plugins& plugins, ScheduleRun& run) {
+  const ScheduleConfig& c = run.config;
+  run.placement_spec = Spec::parse(c.data_placement, "--data-placement");
+  run.placement_params = plugins.placements.validate(run.placement_spec);
+  storage::StorageConfig config = c.storage;
+  config.gateway_nodes.assign(c.gateway_nodes.begin(), c.gateway_nodes.end());
+  if (!c.san.empty()) {
+    NetworkOptions san;
+    san.topology = c.san;
+    san.routing = c.san_routing;
+    san.links = {c.san_gbps, c.san_gbps, c.san_latency_ns, c.san_latency_ns};
+    san.seed = c.network.seed;
+    run.san = std::make_unique<NetworkSetup>(build_network(plugins, san));
+  }
+  run.storage = std::make_unique<storage::StorageSystem>(
+      run.setup->topology->network(), config, run.san ? &run.san->topology->network() : nullptr,
+      run.san ? run.san->routing.get() : nullptr);
+  run.storage_routing = run.storage->routing(*run.setup->routing);
+  run.placer =
+      std::make_unique<storage::StoragePlacer>(*run.storage, plugins.placements.create(run.placement_spec));
+}
+
 // Network-aware: the network, and a runner that simulates the jobs' applications on it.
 std::unique_ptr<scheduler::NetworkRunner> network_runner(const Plugins& plugins, ScheduleRun& run) {
   const ScheduleConfig& c = run.config;
   run.setup = std::make_unique<NetworkSetup>(build_network(plugins, c.network));
   const Network& net = run.setup->topology->network();
   if (run.nodes == 0 || run.nodes > net.num_endpoints()) run.nodes = net.num_endpoints();
+  if (!c.data_placement.empty()) build_storage(plugins, run);
   workloads::AppSettings settings;
   settings.seed = c.network.seed;
   settings.endpoint_gbps = c.network.links.endpoint_gbps;
@@ -81,8 +121,10 @@ std::unique_ptr<scheduler::NetworkRunner> network_runner(const Plugins& plugins,
   else
     for (const workloads::InrflowApp& a : run.stream.apps) job_apps.push_back(a.kernel);
   auto runner = std::make_unique<scheduler::NetworkRunner>(
-      net, transports(plugins, run), plugins.apps, settings, run.stream.set.jobs, job_apps, run.nodes,
-      drivers::DriverOptions{}, plugins.mappings.create(run.mapping_spec, run.stream.set.jobs), c.network.seed);
+      run.storage ? run.storage->network() : net, transports(plugins, run), plugins.apps, settings,
+      run.stream.set.jobs, job_apps, run.nodes, drivers::DriverOptions{},
+      plugins.mappings.create(run.mapping_spec, run.stream.set.jobs), c.network.seed);
+  runner->set_data_placer(run.placer.get());
   runner->set_estimates(run.stream.set.jobs, c.estimate_factor);
   return runner;
 }
@@ -142,6 +184,9 @@ ScheduleRun run_schedule(const Plugins& plugins, const ScheduleConfig& config) {
     run.isolated = runner->isolated_runtimes();
     run.simulations = runner->simulations();
     run.mean_network_slowdown = scheduler::mean_network_slowdown(run.result.jobs, run.isolated);
+    run.applications = runner->applications();
+    run.link_bytes = runner->link_bytes();
+    run.link_busy_s = runner->link_busy_s();
   }
   run.simulate_seconds = clock.seconds();
   return run;

@@ -11,6 +11,8 @@
 #include "cli/setup.hpp"
 #include "scheduler/job_sources.hpp"
 #include "scheduler/schedule.hpp"
+#include "storage/placement.hpp"
+#include "storage/storage_system.hpp"
 
 namespace interflow::cli {
 
@@ -41,6 +43,16 @@ struct ScheduleConfig {
   std::string transport = "flow";
   PacketOptions packet;
   ZoomOptions zoom;
+  // How service classes share links (network-aware flow transport): App (class 0) and I/O (class 1).
+  std::string class_policy = "np";
+  std::vector<double> class_shares, class_caps;
+  std::vector<std::uint32_t> class_priorities;
+  // Storage (manual/storage.md): on when a data placement policy is given.
+  std::string data_placement;
+  storage::StorageConfig storage;
+  std::string san, san_routing;  // the SAN topology and its routing (empty: its default)
+  double san_gbps = 10, san_latency_ns = 100;
+  std::vector<std::uint32_t> gateway_nodes;
 };
 
 struct ScheduleRun {
@@ -50,6 +62,16 @@ struct ScheduleRun {
   std::unique_ptr<NetworkSetup> setup;  // network-aware only
   std::unique_ptr<PacketSetup> packet;  // network-aware with --transport packet (hybrid: the switch model)
   std::unique_ptr<hybrid::ZoomSelection> zoom;  // network-aware with --transport hybrid
+  // With --data-placement: the SAN (if any), the storage system, its routing and the data placer.
+  std::unique_ptr<NetworkSetup> san;
+  std::unique_ptr<storage::StorageSystem> storage;
+  std::unique_ptr<Routing> storage_routing;
+  std::unique_ptr<storage::StoragePlacer> placer;
+  Spec placement_spec;
+  ParamSet placement_params;
+  // Network-aware: every job's application as placed, and the per-link totals of the last simulation.
+  std::vector<Application> applications;
+  std::vector<double> link_bytes, link_busy_s;
   Spec zoom_spec;
   ParamSet zoom_params;
   scheduler::ScheduleResult result;

@@ -24,6 +24,8 @@ struct Application {
   // workloads/app_markov.cpp); a data placement policy (storage/) places them, not the allocation.
   std::uint32_t data_ranks = 0;
   std::uint32_t compute_tasks() const { return tasks() - data_ranks; }
+  // Optional: the phases it goes through, in order (the Markov-chain application's states).
+  std::vector<std::string> phases;
   std::uint32_t service_class = 0;    // of its messages (unless an operation names its own)
   double arrival_s = 0;               // when its tasks start
 };

@@ -96,8 +96,10 @@ bool NetworkRunner::start(double now, const std::vector<std::uint32_t>& started,
   std::vector<Application> apps;
   apps.reserve(started_.size());
   for (std::uint32_t j : started_) apps.push_back(app_[j]);
-  const drivers::RunResult r = simulate(apps);
+  drivers::RunResult r = simulate(apps);
   ++simulations_;
+  link_bytes_ = std::move(r.flows.link_bytes);
+  link_busy_s_ = std::move(r.flows.link_busy_s);
   for (std::size_t k = 0; k < started_.size(); ++k) {
     if (!r.apps[k].complete)
       throw InputError("job at position " + std::to_string(started_[k]) + ": its application does not complete");

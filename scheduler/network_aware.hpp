@@ -57,6 +57,9 @@ class NetworkRunner : public JobRunner {
   // Each job alone on the nodes it was given (after the schedule), for its slowdown from sharing.
   std::vector<double> isolated_runtimes() const;
   std::uint64_t simulations() const { return simulations_; }
+  // Per link, over the last simulation (every job started): bytes carried and time busy.
+  const std::vector<double>& link_bytes() const { return link_bytes_; }
+  const std::vector<double>& link_busy_s() const { return link_busy_s_; }
   // Per job: its application as last simulated (placement and arrival set once it started).
   const std::vector<Application>& applications() const { return app_; }
 
@@ -72,6 +75,7 @@ class NetworkRunner : public JobRunner {
   std::vector<Application> app_;  // per job: its programs, placed and timed once it starts
   std::vector<std::uint32_t> started_;
   std::vector<double> end_;
+  std::vector<double> link_bytes_, link_busy_s_;
   std::uint64_t simulations_ = 0;
   std::unique_ptr<MappingPolicy> mapping_;  // scheduler/mapping.hpp
   const DataPlacer* data_ = nullptr;

@@ -147,12 +147,22 @@ class MarkovApp : public AppKernel {
   }
 
   void generate(const AppContext& ctx, ProgramBuilder& b) const override {
-    Rng chain(derive_seed(ctx.seed, 1));
-    const std::vector<MarkovState> path = markov_trajectory(matrix_, chain, p_.get_int("max_steps"));
-    MarkovProgram(p_, ctx, b, replicas_, io_class_).write(path);
+    MarkovProgram(p_, ctx, b, replicas_, io_class_).write(trajectory(ctx));
+  }
+
+  std::vector<std::string> phases(const AppContext& ctx) const override {
+    std::vector<std::string> out;
+    for (MarkovState s : trajectory(ctx)) out.emplace_back(markov_state_name(s));
+    return out;
   }
 
  private:
+  // The application's chain, drawn from its seed: the same for generate() and phases().
+  std::vector<MarkovState> trajectory(const AppContext& ctx) const {
+    Rng chain(derive_seed(ctx.seed, 1));
+    return markov_trajectory(matrix_, chain, p_.get_int("max_steps"));
+  }
+
   ParamSet p_;
   MarkovMatrix matrix_;
   std::uint32_t replicas_;

@@ -111,6 +111,7 @@ Application make_application(const AppRegistry& registry, const Spec& spec, std:
   if (app.is_graph()) return app;
   ctx.tasks = tasks;
   app.data_ranks = kernel->data_ranks(ctx);
+  app.phases = kernel->phases(ctx);
   app.placement.resize(std::size_t{tasks} + app.data_ranks, kNone);
   ProgramBuilder builder(tasks + app.data_ranks);
   kernel->generate(ctx, builder);

@@ -37,6 +37,8 @@ class AppKernel {
   // Ranks beyond ctx.tasks that stand for where the tasks' data lives (Application::data_ranks):
   // generate() writes ctx.tasks + data_ranks() programs; the data ranks stay unplaced here.
   virtual std::uint32_t data_ranks(const AppContext&) const { return 0; }
+  // The phases the application goes through, for the results (Application::phases); none by default.
+  virtual std::vector<std::string> phases(const AppContext&) const { return {}; }
 };
 
 using AppRegistry = Registry<AppKernel>;

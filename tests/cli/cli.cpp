@@ -356,6 +356,65 @@ TEST_CASE("cli: schedule runs a synthetic stream network-aware and reports netwo
   check_rejected("schedule --jobs 3 --allocation locality", {"locality", "--network-aware"});
 }
 
+// Sums a column of a CSV file with a header.
+double column_sum(const fs::path& file, const std::string& name) {
+  const auto rows = lines_of(read_text(file));
+  const auto head = split_csv(rows.at(0));
+  const auto at = static_cast<std::size_t>(std::find(head.begin(), head.end(), name) - head.begin());
+  REQUIRE(at < head.size());
+  double sum = 0;
+  for (std::size_t r = 1; r < rows.size(); ++r) sum += std::stod(split_csv(rows[r]).at(at));
+  return sum;
+}
+
+TEST_CASE("cli: schedule runs Markov-chain jobs with storage and accounts every byte per job and per device") {
+  const std::string jobs = "schedule --jobs 6 --mean-gap 1e-4 --job-sizes 4,8 --network-aware -t fattree:k=4,n=2 "
+                           "--job-app markov:profile=io,lambda=1e5,read_bytes=1e5,write_bytes=2e5,result_bytes=1e5,"
+                           "comm_bytes=1e4 ";
+  for (const std::string placement : {"local", "external", "internal:share=0.25", "san"}) {
+    INFO(placement);
+    const fs::path dir = scratch() / ("storage-" + placement.substr(0, 4));
+    const std::string san = placement == "san" ? " --san fattree:k=4,n=1 --san-servers 2" : "";
+    const Outcome o = run_cli(jobs + "--data-placement " + placement + san + " --class-policy fp --out " +
+                              dir.string() + " --json");
+    INFO(o.err);
+    REQUIRE(o.status == 0);
+    const Json summary = parse_json(o.out);
+    CHECK(summary["jobs"]["scheduled"].get<double>() == 6);
+    const Json& st = summary["storage"];
+    // Reads come out of the devices and writes go into them, byte for byte.
+    const double read = st["bytes_read_local"].get<double>() + st["bytes_read_remote"].get<double>();
+    const double written = st["bytes_written_local"].get<double>() + st["bytes_written_remote"].get<double>();
+    CHECK(read > 0);
+    CHECK(written > 0);
+    CHECK(column_sum(dir / "devices.csv", "bytes_read") == approx(read));
+    CHECK(column_sum(dir / "devices.csv", "bytes_written") == approx(written));
+    CHECK(column_sum(dir / "jobs.csv", "bytes_read_remote") == approx(st["bytes_read_remote"].get<double>()));
+    if (placement == "local") CHECK(st["bytes_read_remote"].get<double>() == 0);
+    if (placement == "external" || placement == "san") CHECK(st["bytes_read_local"].get<double>() == 0);
+    if (placement.rfind("internal", 0) == 0) {
+      CHECK(st["bytes_read_local"].get<double>() > 0);
+      CHECK(st["bytes_read_remote"].get<double>() > 0);
+    }
+    CHECK(lines_of(read_text(dir / "trajectories.csv")).size() > 6 * 3);
+    CHECK(read_text(dir / "config.toml").find("data-placement = '" + placement + "'") != std::string::npos);
+  }
+  check_rejected("schedule --jobs 3 --data-placement local", {"--data-placement", "--network-aware"});
+  check_rejected(jobs + "--data-placement nowhere", {"nowhere", "local", "external"});
+  check_rejected(jobs + "--data-placement san --san fattree:k=4,n=1", {"--san-servers"});
+  check_rejected(jobs + "--data-placement san --san fattree:k=4,n=1 --san-servers 4", {"no gateway"});
+  check_rejected(jobs + "--data-placement local --transport packet", {"--data-placement", "--transport flow"});
+  check_rejected(jobs + "--pcie-gbps 4", {"--pcie-gbps", "--data-placement"});
+  check_rejected(jobs + "--data-placement local --pcie-gbps nan", {"--pcie-gbps"});
+  check_rejected(jobs + "--data-placement local --class-share 0.5,0.5", {"--class-share", "--class-policy ba"});
+  // A Markov job without a storage system says what it needs.
+  check_rejected(jobs, {"storage", "--data-placement"});
+  // External placement on a partition with too few nodes outside it.
+  check_rejected("schedule --jobs 2 --job-sizes 16 --network-aware -t fattree:k=4,n=2 --job-app markov "
+                 "--data-placement external",
+                 {"external", "devices outside"});
+}
+
 TEST_CASE("cli: dynamic and schedule run applications traces and jobs on the packet transport") {
   const fs::path dir = scratch() / "dynamic-packet";
   const std::string packet = " --transport packet --switch vct:vcs=2,buffer-flits=64 --mtu-bytes 1024";
