@@ -242,7 +242,7 @@ Command add_schedule_command(CLI::App& app, const Plugins& plugins) {
       add_plugin(header, "scheduler", run.packet->scheduler_spec, run.packet->scheduler_params);
     }
     if (run.zoom) add_plugin(header, "zoom", run.zoom_spec, run.zoom_params);
-    if (run.storage) add_plugin(header, "data-placement", run.placement_spec, run.placement_params);
+    if (run.storage) add_plugin(header, "data_placement", run.placement_spec, run.placement_params);
     const Json summary = schedule_summary(run, header);
     if (!t->out_dir().empty()) {
       const ResultsDir dir(t->out_dir());

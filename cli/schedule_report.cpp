@@ -1,5 +1,6 @@
 #include "cli/schedule_report.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <iomanip>
 
@@ -51,12 +52,48 @@ void write_devices(const ScheduleRun& run, std::ostream& out) {
   }
 }
 
+// When step k of job j began and ended (NaN for a job that never ran).
+std::pair<double, double> step_times(const ScheduleRun& run, std::size_t j, std::size_t k) {
+  const std::vector<double>& end = run.phase_ends[j];
+  if (k >= end.size()) return {std::nan(""), std::nan("")};
+  return {k == 0 ? run.result.jobs[j].start : end[k - 1], end[k]};
+}
+
 void write_trajectories(const ScheduleRun& run, std::ostream& out) {
-  out << "job,step,state\n";
+  out << "job,step,state,start_s,end_s\n";
   const std::vector<scheduler::Job>& jobs = run.stream.set.jobs;
   for (std::size_t j = 0; j < run.applications.size(); ++j)
-    for (std::size_t k = 0; k < run.applications[j].phases.size(); ++k)
-      out << jobs[j].id << ',' << k << ',' << run.applications[j].phases[k] << '\n';
+    for (std::size_t k = 0; k < run.applications[j].phases.size(); ++k) {
+      const auto [start, end] = step_times(run, j, k);
+      out << jobs[j].id << ',' << k << ',' << run.applications[j].phases[k] << ',' << number_text(start) << ','
+          << number_text(end) << '\n';
+    }
+}
+
+// The phase names of every job: the Markov states in their order, then any other in order of first
+// appearance (so the columns do not depend on which states a run happened to visit first).
+std::vector<std::string> phase_names(const ScheduleRun& run) {
+  std::vector<std::string> seen, names;
+  for (const Application& a : run.applications)
+    for (const std::string& p : a.phases)
+      if (std::find(seen.begin(), seen.end(), p) == seen.end()) seen.push_back(p);
+  for (const char* state : {"init", "comp", "comm", "read", "write", "end"})
+    if (std::find(seen.begin(), seen.end(), state) != seen.end()) names.emplace_back(state);
+  for (const Application& a : run.applications)
+    for (const std::string& p : a.phases)
+      if (std::find(names.begin(), names.end(), p) == names.end()) names.push_back(p);
+  return names;
+}
+
+// Job j's time in each named phase, summed over its steps.
+std::vector<double> time_in_phases(const ScheduleRun& run, std::size_t j, const std::vector<std::string>& names) {
+  std::vector<double> out(names.size(), run.phase_ends[j].empty() ? std::nan("") : 0.0);
+  const std::vector<std::string>& phases = run.applications[j].phases;
+  for (std::size_t k = 0; k < phases.size() && k < run.phase_ends[j].size(); ++k) {
+    const auto [start, end] = step_times(run, j, k);
+    out[static_cast<std::size_t>(std::find(names.begin(), names.end(), phases[k]) - names.begin())] += end - start;
+  }
+  return out;
 }
 
 bool any_phases(const ScheduleRun& run) {
@@ -138,10 +175,13 @@ void write_schedule_files(const ScheduleRun& run, const ResultsDir& dir) {
   const scheduler::ScheduleResult& r = run.result;
   const std::vector<scheduler::Job>& jobs = run.stream.set.jobs;
   const std::vector<storage::JobIo> io = run.storage ? job_io(run) : std::vector<storage::JobIo>{};
+  const std::vector<std::string> phases = phase_names(run);
   dir.write("jobs.csv", [&](std::ostream& out) {
     out << "job,submit_s,start_s,end_s,processors,nodes,first_node,estimate_s,runtime_s,wait_s,response_s,"
            "bounded_slowdown,refused,isolated_runtime_s,network_slowdown"
-        << (run.storage ? ",bytes_read_local,bytes_read_remote,bytes_written_local,bytes_written_remote" : "") << '\n';
+        << (run.storage ? ",bytes_read_local,bytes_read_remote,bytes_written_local,bytes_written_remote" : "");
+    for (const std::string& p : phases) out << ",time_" << p << "_s";
+    out << '\n';
     for (std::size_t k = 0; k < jobs.size(); ++k) {
       const scheduler::Job& job = jobs[k];
       const scheduler::JobOutcome& o = r.jobs[k];
@@ -156,6 +196,8 @@ void write_schedule_files(const ScheduleRun& run, const ResultsDir& dir) {
       if (run.storage)
         out << ',' << number_text(io[k].read_local) << ',' << number_text(io[k].read_remote) << ','
             << number_text(io[k].written_local) << ',' << number_text(io[k].written_remote);
+      if (!phases.empty())
+        for (double seconds : time_in_phases(run, k, phases)) out << ',' << number_text(seconds);
       out << '\n';
     }
   });

@@ -187,6 +187,7 @@ ScheduleRun run_schedule(const Plugins& plugins, const ScheduleConfig& config) {
     run.applications = runner->applications();
     run.link_bytes = runner->link_bytes();
     run.link_busy_s = runner->link_busy_s();
+    for (std::uint32_t j = 0; j < run.applications.size(); ++j) run.phase_ends.push_back(runner->phase_ends(j));
   }
   run.simulate_seconds = clock.seconds();
   return run;

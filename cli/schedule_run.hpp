@@ -72,6 +72,7 @@ struct ScheduleRun {
   // Network-aware: every job's application as placed, and the per-link totals of the last simulation.
   std::vector<Application> applications;
   std::vector<double> link_bytes, link_busy_s;
+  std::vector<std::vector<double>> phase_ends;  // per job with phases: when each ended (NetworkRunner)
   Spec zoom_spec;
   ParamSet zoom_params;
   scheduler::ScheduleResult result;

@@ -34,6 +34,7 @@ void ProgramBuilder::add(std::uint32_t task, OpKind kind, std::uint32_t peer, st
   ops_.tag.push_back(tag);
   ops_.value.push_back(value);
   ops_.klass.push_back(klass);
+  if (labelled_) ops_.label.push_back(label_);
 }
 
 Program ProgramBuilder::build() {
@@ -59,6 +60,7 @@ Program ProgramBuilder::build() {
   p.tag.resize(n);
   p.value.resize(n);
   p.klass.resize(n);
+  if (labelled_) p.label.resize(n);
   for (std::size_t i = 0; i < n; ++i) {
     const std::uint64_t j = cursor[task_[i]]++;
     p.kind[j] = ops_.kind[i];
@@ -66,6 +68,7 @@ Program ProgramBuilder::build() {
     p.tag[j] = ops_.tag[i];
     p.value[j] = ops_.value[i];
     p.klass[j] = ops_.klass[i];
+    if (labelled_) p.label[j] = ops_.label[i];
   }
   task_ = {};
   ops_ = Program();

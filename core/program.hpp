@@ -38,6 +38,9 @@ struct Program {
   std::vector<std::uint32_t> tag;   // send/recv
   std::vector<double> value;        // send/recv: bytes; compute/delay: seconds
   std::vector<std::uint8_t> klass;  // send: service class, or kAppClass for the application's class
+  // Optional (empty, or one per operation): the phase each operation belongs to (the Markov-chain
+  // application's step), for per-phase times in the results.
+  std::vector<std::uint32_t> label;
 
   std::size_t size() const { return kind.size(); }
 };
@@ -68,6 +71,12 @@ class ProgramBuilder {
   void delay(std::uint32_t task, double seconds) {
     if (seconds > 0) add(task, OpKind::Delay, 0, 0, seconds, kAppClass);
   }
+  // Operations added from now on belong to phase `label` (Program::label; none before the first call).
+  void set_label(std::uint32_t label) {
+    if (!labelled_) ops_.label.assign(task_.size(), 0);
+    labelled_ = true;
+    label_ = label;
+  }
   // A fresh tag no other call to next_tag() of this builder returned (collectives take one each so
   // that their messages never match another operation's).
   std::uint32_t next_tag() { return next_tag_++; }
@@ -80,6 +89,8 @@ class ProgramBuilder {
 
   std::uint32_t tasks_;
   std::uint32_t next_tag_ = 1u << 30;  // user tags stay below 2^30
+  bool labelled_ = false;
+  std::uint32_t label_ = 0;
   std::vector<std::uint32_t> task_;
   Program ops_;  // in the order added
 };

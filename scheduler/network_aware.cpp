@@ -41,6 +41,7 @@ NetworkRunner::NetworkRunner(const Network& net, TransportFactory transports, co
       transports_(std::move(transports)),
       options_(options),
       end_(jobs.size(), 0),
+      phase_end_(jobs.size()),
       mapping_(std::move(mapping)),
       seed_(seed) {
   if (job_apps.size() != jobs.size()) throw std::logic_error("NetworkRunner: one application spec per job");
@@ -55,6 +56,7 @@ NetworkRunner::NetworkRunner(const Network& net, TransportFactory transports, co
       continue;
     }
     app_.push_back(build(apps, settings, job_apps[j], jobs[j].nodes, static_cast<std::uint32_t>(j)));
+    if (!app_.back().program.label.empty()) options_.record_operations = true;  // for phase_ends()
   }
 }
 
@@ -98,6 +100,7 @@ bool NetworkRunner::start(double now, const std::vector<std::uint32_t>& started,
   for (std::uint32_t j : started_) apps.push_back(app_[j]);
   drivers::RunResult r = simulate(apps);
   ++simulations_;
+  if (options_.record_operations) record_phases(r);
   link_bytes_ = std::move(r.flows.link_bytes);
   link_busy_s_ = std::move(r.flows.link_busy_s);
   for (std::size_t k = 0; k < started_.size(); ++k) {
@@ -106,6 +109,29 @@ bool NetworkRunner::start(double now, const std::vector<std::uint32_t>& started,
     end_[started_[k]] = r.apps[k].end_s;
   }
   return true;
+}
+
+void NetworkRunner::record_phases(const drivers::RunResult& r) {
+  for (std::size_t k = 0; k < started_.size(); ++k) {
+    const Application& app = app_[started_[k]];
+    const Program& p = app.program;
+    if (app.is_graph() || p.label.empty()) continue;
+    // The graph form has, per task in order, its operations but waits, then one join (append_program).
+    std::vector<double> end(app.phases.size(), app.arrival_s);
+    std::uint64_t op = r.op_base[k];
+    for (std::uint32_t t = 0; t < p.tasks; ++t) {
+      for (std::uint64_t i = p.offsets[t]; i < p.offsets[t + 1]; ++i) {
+        if (p.kind[i] == OpKind::Wait) continue;
+        const double done = r.op_done_s[op++];
+        if (p.label[i] < end.size() && done > end[p.label[i]]) end[p.label[i]] = done;
+      }
+      ++op;  // the join
+    }
+    if (k + 1 < r.op_base.size() && op != r.op_base[k + 1])
+      throw std::logic_error("NetworkRunner: a program's operations do not match its graph form");
+    for (std::size_t s = 1; s < end.size(); ++s) end[s] = std::max(end[s], end[s - 1]);
+    phase_end_[started_[k]] = std::move(end);
+  }
 }
 
 std::vector<double> NetworkRunner::isolated_runtimes() const {

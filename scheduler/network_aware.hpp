@@ -57,6 +57,10 @@ class NetworkRunner : public JobRunner {
   // Each job alone on the nodes it was given (after the schedule), for its slowdown from sharing.
   std::vector<double> isolated_runtimes() const;
   std::uint64_t simulations() const { return simulations_; }
+  // Per job whose application has phases (Application::phases, Program::label): when each phase
+  // ended, as the last simulation tells: the latest completion of its operations, never before the
+  // previous phase's end (so phase k lasted phase_ends[k] - phase_ends[k-1], phase 0 from the start).
+  const std::vector<double>& phase_ends(std::uint32_t job) const { return phase_end_[job]; }
   // Per link, over the last simulation (every job started): bytes carried and time busy.
   const std::vector<double>& link_bytes() const { return link_bytes_; }
   const std::vector<double>& link_busy_s() const { return link_busy_s_; }
@@ -76,6 +80,8 @@ class NetworkRunner : public JobRunner {
   std::vector<std::uint32_t> started_;
   std::vector<double> end_;
   std::vector<double> link_bytes_, link_busy_s_;
+  std::vector<std::vector<double>> phase_end_;
+  void record_phases(const drivers::RunResult& r);
   std::uint64_t simulations_ = 0;
   std::unique_ptr<MappingPolicy> mapping_;  // scheduler/mapping.hpp
   const DataPlacer* data_ = nullptr;

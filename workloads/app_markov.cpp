@@ -33,7 +33,10 @@ class MarkovProgram {
         durations_(derive_seed(ctx.seed, 2)) {}
 
   void write(const std::vector<MarkovState>& path) {
-    for (std::size_t step = 0; step < path.size(); ++step) run_state(path[step], step);
+    for (std::size_t step = 0; step < path.size(); ++step) {
+      b_.set_label(static_cast<std::uint32_t>(step));
+      run_state(path[step], step);
+    }
   }
 
  private:

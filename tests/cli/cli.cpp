@@ -397,8 +397,48 @@ TEST_CASE("cli: schedule runs Markov-chain jobs with storage and accounts every 
       CHECK(st["bytes_read_remote"].get<double>() > 0);
     }
     CHECK(lines_of(read_text(dir / "trajectories.csv")).size() > 6 * 3);
+    // Each job's times in its states add up to its run time.
+    const auto rows = lines_of(read_text(dir / "jobs.csv"));
+    const auto head = split_csv(rows[0]);
+    for (std::size_t r = 1; r < rows.size(); ++r) {
+      const auto cells = split_csv(rows[r]);
+      double states = 0, runtime = 0;
+      for (std::size_t c = 0; c < head.size(); ++c) {
+        if (head[c].rfind("time_", 0) == 0) states += std::stod(cells[c]);
+        if (head[c] == "runtime_s") runtime = std::stod(cells[c]);
+      }
+      CHECK(states == approx(runtime).epsilon(1e-12));
+    }
     CHECK(read_text(dir / "config.toml").find("data-placement = '" + placement + "'") != std::string::npos);
   }
+  // A fixed path of states, one 2-node job on a star of 10 Gbit/s links without latency, data local
+  // (NVM 16 Gbit/s read, 8 write, PCIe 32): Comp 1 ms; Comm (shift) 1.25e6 bytes, 1 ms; Read 1.25e6
+  // bytes at the device's 16 Gbit/s, 0.625 ms; Write and End 1.25e6 bytes at 8 Gbit/s, 1.25 ms each.
+  const fs::path matrix = scratch() / "fixed-path.txt";
+  write_text(matrix, "init 0 1 0 0 0 0\ncomp 0 0 1 0 0 0\ncomm 0 0 0 1 0 0\nread 0 0 0 0 1 0\nwrite 0 0 0 0 0 1\n");
+  const fs::path fixed = scratch() / "storage-fixed";
+  const Outcome f = run_cli("schedule --jobs 1 --job-sizes 2 --network-aware -t fattree:k=4,n=1 --endpoint-gbps 10 "
+                            "--switch-gbps 10 --endpoint-latency-ns 0 --switch-latency-ns 0 --job-app markov:matrix=" +
+                            matrix.string() +
+                            ",comp=constant,lambda=1000,comm=shift,comm_bytes=1.25e6,read_bytes=1.25e6,"
+                            "write_bytes=1.25e6,result_bytes=1.25e6 --data-placement local --out " +
+                            fixed.string() + " -q");
+  INFO(f.err);
+  REQUIRE(f.status == 0);
+  const auto rows = lines_of(read_text(fixed / "jobs.csv"));
+  REQUIRE(rows.size() == 2);
+  const auto head = split_csv(rows[0]), row = split_csv(rows[1]);
+  const auto value = [&](const std::string& name) {
+    return std::stod(row.at(static_cast<std::size_t>(std::find(head.begin(), head.end(), name) - head.begin())));
+  };
+  CHECK(value("runtime_s") == approx(5.125e-3));
+  CHECK(value("time_init_s") == 0);
+  CHECK(value("time_comp_s") == approx(1e-3));
+  CHECK(value("time_comm_s") == approx(1e-3));
+  CHECK(value("time_read_s") == approx(0.625e-3));
+  CHECK(value("time_write_s") == approx(1.25e-3));
+  CHECK(value("time_end_s") == approx(1.25e-3));
+  CHECK(lines_of(read_text(fixed / "trajectories.csv")).size() == 7);
   check_rejected("schedule --jobs 3 --data-placement local", {"--data-placement", "--network-aware"});
   check_rejected(jobs + "--data-placement nowhere", {"nowhere", "local", "external"});
   check_rejected(jobs + "--data-placement san --san fattree:k=4,n=1", {"--san-servers"});
