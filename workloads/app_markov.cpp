@@ -14,6 +14,7 @@
 //
 // Storage messages travel in io_class (Navaridas et al.'s I/O class, so NP/BA/FP apply between App
 // and I/O traffic); Comm messages in the application's class.
+#include <algorithm>
 #include <cmath>
 
 #include "core/error.hpp"
@@ -101,15 +102,19 @@ class MarkovProgram {
     }
   }
 
-  // One phase of the Comm pattern among the tasks, drawn afresh for every visit.
+  // One phase of the Comm pattern among the tasks, drawn afresh for every visit, or the Comm
+  // application kernel's whole program.
   void communicate(std::size_t step) {
+    if (p_.get_string("comm_app") != "none") {
+      run_kernel(step);
+      return;
+    }
     if (!ctx_.patterns) throw InputError("application 'markov': no pattern registry available");
     PatternContext pc;
     pc.endpoints = tasks_;
     pc.seed = derive_seed(ctx_.seed, 3, step);
     FlowSet flows;
-    ctx_.patterns->create(Spec::parse(p_.get_string("comm"), "Comm pattern of application 'markov'"))
-        ->generate(pc, flows);
+    ctx_.patterns->create(nested_spec("comm", "Comm pattern of application 'markov'"))->generate(pc, flows);
     const double bytes = p_.get_real("comm_bytes");
     const std::uint32_t tag = b_.next_tag();
     std::vector<std::uint8_t> involved(tasks_, 0);
@@ -121,6 +126,27 @@ class MarkovProgram {
     }
     for (std::uint32_t t = 0; t < tasks_; ++t)
       if (involved[t]) b_.wait(t);
+  }
+
+  // A Comm application kernel's program for the tasks, appended to theirs (its own seed per visit).
+  void run_kernel(std::size_t step) {
+    if (!ctx_.apps) throw InputError("application 'markov': no application registry available");
+    const Spec spec = nested_spec("comm_app", "Comm application of application 'markov'");
+    const auto kernel = ctx_.apps->create(spec);
+    AppContext sub = ctx_;
+    sub.tasks = tasks_;
+    sub.seed = derive_seed(ctx_.seed, 4, step);
+    if (kernel->trace(sub) || kernel->data_ranks(sub) > 0)
+      p_.fail("comm_app", "'" + spec.name + "' is a trace or keeps data of its own; give a kernel that writes programs");
+    kernel->generate(sub, b_);
+  }
+
+  // A parameter holding a plugin spec whose own parameters are separated by ';' (the application's
+  // spec already uses ','): shift:s=2 or stencil3d:iters=1;bytes=1e5.
+  Spec nested_spec(const std::string& param, const std::string& what) const {
+    std::string text = p_.get_string(param);
+    std::replace(text.begin(), text.end(), ';', ',');
+    return Spec::parse(text, what);
   }
 
   const ParamSet& p_;
@@ -189,7 +215,11 @@ void register_markov_app(AppRegistry& registry) {
                               1e15),
                    choice_param("comp", "exponential", {"exponential", "constant"},
                                 "Comp durations: exponential of rate lambda, or exactly 1/lambda"),
-                   string_param("comm", "uniform", "pattern of a Comm phase (its default parameters)"),
+                   string_param("comm", "uniform",
+                                "pattern of a Comm phase, its parameters separated by ';' (shift:s=2)"),
+                   string_param("comm_app", "none",
+                                "instead of comm: an application kernel whose program a Comm phase runs, its "
+                                "parameters separated by ';' (stencil3d:iters=1;bytes=1e5)"),
                    real_param("comm_bytes", "65536", "bytes per Comm message", 0, kMaxBytes),
                    real_param("read_bytes", "1e6", "bytes a task reads in a Read state", 0, kMaxBytes),
                    real_param("write_bytes", "1e6", "bytes a task writes (to each replica) in a Write state", 0,

@@ -88,6 +88,7 @@ Application make_application(const AppRegistry& registry, const Spec& spec, std:
   ctx.seed = derive_seed(settings.seed, Stream::Application, index);
   ctx.endpoint_gbps = settings.endpoint_gbps;
   ctx.patterns = settings.patterns;
+  ctx.apps = &registry;
   ctx.free_endpoints = pool.free();
   const auto kernel = registry.create(spec);
   Application app;

@@ -19,12 +19,15 @@
 
 namespace interflow::workloads {
 
+class AppKernel;
+
 struct AppContext {
   std::uint32_t tasks = 0;
   std::uint64_t seed = 1;                     // derived per application; kernels draw from it
   double endpoint_gbps = 100;                 // injection capacity, for kernels with an injection rate
   const PatternRegistry* patterns = nullptr;  // for the phased-pattern kernel
   std::uint32_t free_endpoints = 0;           // trace kernels: the most ranks a trace may have
+  const Registry<AppKernel>* apps = nullptr;  // kernels that run other kernels (markov's comm_app)
 };
 
 class AppKernel {

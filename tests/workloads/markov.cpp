@@ -64,6 +64,21 @@ TEST_CASE("markov: a fixed path of states runs in its closed-form time") {
   const drivers::RunResult r = test::run_apps(topo->network(), *routing, {app});
   REQUIRE(r.apps[0].complete);
   CHECK(r.apps[0].runtime_s() == approx(5e-3 + 0.8e-6));
+  // The same Comm phase as an application kernel's program (the phased pattern, one phase), and the
+  // pattern with its parameter given: the same time.
+  for (const std::string comm : {"comm_app=pattern:pattern=shift;bytes=1.25e6", "comm=shift:s=1"}) {
+    INFO(comm);
+    Application same = test::make_app("markov:tasks=2,matrix=" + matrix + ",comp=constant,lambda=1000," + comm +
+                                      ",comm_bytes=1.25e6,read_bytes=1.25e6,write_bytes=1.25e6,result_bytes=1.25e6");
+    same.placement[2] = 2;
+    same.placement[3] = 3;
+    const drivers::RunResult s = test::run_apps(topo->network(), *routing, {same});
+    REQUIRE(s.apps[0].complete);
+    CHECK(s.apps[0].runtime_s() == approx(5e-3 + 0.8e-6));
+  }
+  CHECK(test::error_of([&] { test::make_app("markov:tasks=2,comm_app=markov"); }).find("comm_app") !=
+        std::string::npos);
+  CHECK(test::error_of([&] { test::make_app("markov:tasks=2,comm_app=nosuch"); }).find("nosuch") != std::string::npos);
   // Storage messages travel in class 1, the Comm messages in the application's class 0.
   std::uint32_t io = 0;
   for (std::size_t m = 0; m < r.messages.size(); ++m) io += r.messages.class_of(static_cast<MessageId>(m)) == 1;
