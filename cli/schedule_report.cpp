@@ -28,6 +28,7 @@ Json storage_json(const ScheduleRun& run) {
     total.read_remote += io.read_remote;
     total.written_local += io.written_local;
     total.written_remote += io.written_remote;
+    total.requests += io.requests;
   }
   return {{"data_placement", run.placement_spec.text},
           {"nvm_devices", run.storage->has_nvm() ? run.storage->nodes() : 0},
@@ -37,7 +38,8 @@ Json storage_json(const ScheduleRun& run) {
           {"bytes_read_local", total.read_local},
           {"bytes_read_remote", total.read_remote},
           {"bytes_written_local", total.written_local},
-          {"bytes_written_remote", total.written_remote}};
+          {"bytes_written_remote", total.written_remote},
+          {"bytes_requested", total.requests}};
 }
 
 void write_devices(const ScheduleRun& run, std::ostream& out) {
@@ -122,6 +124,7 @@ Json schedule_summary(const ScheduleRun& run, const RunHeader& header) {
   j["median_wait_s"] = m.median_wait;
   j["max_wait_s"] = m.max_wait;
   j["mean_response_s"] = m.mean_response;
+  j["mean_runtime_s"] = m.mean_runtime;
   j["mean_slowdown"] = m.mean_slowdown;
   j["mean_bounded_slowdown"] = m.mean_bounded_slowdown;
   j["max_bounded_slowdown"] = m.max_bounded_slowdown;
@@ -152,6 +155,7 @@ void print_schedule_summary(const ScheduleRun& run, const RunHeader& header, std
   row("makespan") << m.makespan << " s\n";
   row("wait mean/median/max") << m.mean_wait << " / " << m.median_wait << " / " << m.max_wait << " s\n";
   row("response mean") << m.mean_response << " s\n";
+  row("run time mean") << m.mean_runtime << " s\n";
   row("slowdown mean") << m.mean_slowdown << "\n";
   row("bounded slowdown mean/max") << m.mean_bounded_slowdown << " / " << m.max_bounded_slowdown << " (tau "
                                    << run.config.bsld_tau << " s)\n";

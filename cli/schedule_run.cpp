@@ -37,13 +37,18 @@ scheduler::JobStream read_jobs(const Plugins& plugins, const ScheduleConfig& c) 
   return scheduler::inrflow_jobs(c.inrflow_workload, plugins.apps, c.inrflow_time_unit);
 }
 
-// The class policy between the jobs' service classes: App (0) and, with storage, I/O (1).
-maxmin::ClassPolicy class_policy(const Plugins& plugins, const ScheduleConfig& c) {
+// The class policy over the service classes the jobs' applications use (App = 0; the Markov
+// application's I/O = its io_class, 1 by default).
+maxmin::ClassPolicy class_policy(const Plugins& plugins, const ScheduleConfig& c, const std::vector<Application>& apps) {
   maxmin::ClassPolicyInput input;
   input.values = c.class_policy == "ba" ? c.class_shares : c.class_caps;
   input.priorities = c.class_priorities;
-  input.classes = static_cast<std::uint32_t>(
-      std::max<std::size_t>({c.data_placement.empty() ? std::size_t{1} : std::size_t{2}, input.values.size(), input.priorities.size()}));
+  input.classes = 1;
+  for (const Application& app : apps) {
+    input.classes = std::max(input.classes, app.service_class + 1);
+    for (std::uint8_t k : app.is_graph() ? app.graph.klass : app.program.klass)
+      if (k != kAppClass) input.classes = std::max<std::uint32_t>(input.classes, k + 1u);
+  }
   return maxmin::make_class_policy(plugins.class_policies, c.class_policy, input);
 }
 
@@ -62,21 +67,24 @@ TransportFactory transports(const Plugins& plugins, ScheduleRun& run) {
   }
   flow::FlowTransportOptions options;
   options.seed = c.network.seed;
-  options.policy = class_policy(plugins, c);
+  const std::shared_ptr<const maxmin::ClassPolicy> policy = run.class_policy;
   if (run.storage)
-    return [net = &run.storage->network(), routing = run.storage_routing.get(), options] {
+    return [net = &run.storage->network(), routing = run.storage_routing.get(), options, policy]() mutable {
+      options.policy = *policy;
       return std::make_unique<flow::FlowTransport>(*net, *routing, options);
     };
   if (c.transport == "hybrid") {
     run.packet = build_switch_setup(plugins, c.packet, 1);
     run.zoom = plugins.zoom_selections.create(run.zoom_spec);
-    const hybrid::HybridOptions hybrid = hybrid_options(options, *run.packet, c.packet, c.network, c.zoom);
-    return [net = &net, routing = run.setup->routing.get(), hybrid,
-            choose = zoom_chooser(*run.zoom, *run.setup->topology)] {
+    hybrid::HybridOptions hybrid = hybrid_options(options, *run.packet, c.packet, c.network, c.zoom);
+    return [net = &net, routing = run.setup->routing.get(), hybrid, policy,
+            choose = zoom_chooser(*run.zoom, *run.setup->topology)]() mutable {
+      hybrid.flow.policy = *policy;
       return std::make_unique<hybrid::HybridTransport>(*net, *routing, choose, hybrid);
     };
   }
-  return [net = &net, routing = run.setup->routing.get(), options] {
+  return [net = &net, routing = run.setup->routing.get(), options, policy]() mutable {
+    options.policy = *policy;
     return std::make_unique<flow::FlowTransport>(*net, *routing, options);
   };
 }
@@ -94,7 +102,11 @@ void build_storage(const Plugins& plugins, ScheduleRun& run) {
     san.routing = c.san_routing;
     san.links = {c.san_gbps, c.san_gbps, c.san_latency_ns, c.san_latency_ns};
     san.seed = c.network.seed;
-    run.san = std::make_unique<NetworkSetup>(build_network(plugins, san));
+    try {
+      run.san = std::make_unique<NetworkSetup>(build_network(plugins, san));
+    } catch (const InputError& e) {
+      throw InputError(std::string("--san: ") + e.what());
+    }
   }
   run.storage = std::make_unique<storage::StorageSystem>(
       run.setup->topology->network(), config, run.san ? &run.san->topology->network() : nullptr,
@@ -125,6 +137,7 @@ std::unique_ptr<scheduler::NetworkRunner> network_runner(const Plugins& plugins,
       run.stream.set.jobs, job_apps, run.nodes, drivers::DriverOptions{},
       plugins.mappings.create(run.mapping_spec, run.stream.set.jobs), c.network.seed);
   runner->set_data_placer(run.placer.get());
+  if (c.transport != "packet") *run.class_policy = class_policy(plugins, c, runner->applications());
   runner->set_estimates(run.stream.set.jobs, c.estimate_factor);
   return runner;
 }

@@ -69,6 +69,9 @@ struct ScheduleRun {
   std::unique_ptr<storage::StoragePlacer> placer;
   Spec placement_spec;
   ParamSet placement_params;
+  // Network-aware, flow or hybrid transport: the class policy over the classes the jobs use, set once
+  // the applications are built (every transport made after that reads it).
+  std::shared_ptr<maxmin::ClassPolicy> class_policy = std::make_shared<maxmin::ClassPolicy>();
   // Network-aware: every job's application as placed, and the per-link totals of the last simulation.
   std::vector<Application> applications;
   std::vector<double> link_bytes, link_busy_s;

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Storage placement x allocation (after Pascual Saiz et al. 2018, the study Navaridas et al. 2019
-# §3.5 summarises): one stream of 40 Markov-chain jobs (8, 16 or 32 nodes; I/O-, compute- and
-# communication-intensive profiles in turn; Poisson arrivals every 2 ms on average) on a 256-node
+# §3.5 summarises): one stream of 40 Markov-chain jobs (16, 32 or 64 nodes; I/O-, compute- and
+# communication-intensive profiles in turn; Poisson arrivals every 1 ms on average) on a 256-node
 # 4-ary 4-tree and on an 8x8x4 torus (direct, dimension-order routing), 10 Gbit/s links, NVM devices of
 # 16 Gbit/s read / 8 Gbit/s write behind 32 Gbit/s PCIe. Every combination of
 #   data placement   local | internal (a quarter of the partition's devices) | external (devices of
@@ -38,7 +38,7 @@ comm = [float(j["network_slowdown"]) for k, j in enumerate(jobs) if k % 3 == 2]
 s = d["storage"]
 moved = s["bytes_read_local"] + s["bytes_read_remote"] + s["bytes_written_local"] + s["bytes_written_remote"]
 remote = (s["bytes_read_remote"] + s["bytes_written_remote"]) / moved if moved else 0
-runtime = d["mean_response_s"] - d["mean_wait_s"]
+runtime = d["mean_runtime_s"]
 print(*sys.argv[2:6], d["makespan_s"], runtime, d["mean_slowdown"], d["mean_network_slowdown"],
       sum(comm) / len(comm), remote)
 PY

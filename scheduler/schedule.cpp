@@ -193,6 +193,7 @@ void summarise(const std::vector<Job>& jobs, const ScheduleOptions& o, ScheduleR
     m.max_wait = std::max(m.max_wait, wait);
     m.mean_response += response;
     const double runtime = r.runtime();
+    m.mean_runtime += runtime;
     m.mean_slowdown += runtime > 0 ? response / runtime : 1.0;
     const double bsld = bounded_slowdown(job, r, o.bounded_slowdown_tau);
     m.mean_bounded_slowdown += bsld;
@@ -204,6 +205,7 @@ void summarise(const std::vector<Job>& jobs, const ScheduleOptions& o, ScheduleR
     const auto c = static_cast<double>(m.completed);
     m.mean_wait /= c;
     m.mean_response /= c;
+    m.mean_runtime /= c;
     m.mean_slowdown /= c;
     m.mean_bounded_slowdown /= c;
     std::sort(waits.begin(), waits.end());

@@ -47,7 +47,7 @@ struct ScheduleSummary {
   std::uint64_t jobs = 0, completed = 0, refused = 0;
   double first_submit = 0, last_end = 0, makespan = 0;  // makespan = last end − first submit
   double mean_wait = 0, median_wait = 0, max_wait = 0;
-  double mean_response = 0, mean_slowdown = 0, mean_bounded_slowdown = 0, max_bounded_slowdown = 0;
+  double mean_response = 0, mean_runtime = 0, mean_slowdown = 0, mean_bounded_slowdown = 0, max_bounded_slowdown = 0;
   double utilisation = 0;  // node-seconds used / (nodes × makespan)
   double throughput_per_hour = 0;
 };

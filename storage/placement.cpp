@@ -171,6 +171,7 @@ JobIo job_io(const Application& app, const StorageSystem& storage) {
       // A receive answered at once by a send to the same task is a read request, not data written.
       const bool request = i + 1 < p.offsets[d + 1] && is_send(p.kind[i + 1]) && p.peer[i + 1] == p.peer[i] &&
                            p.tag[i + 1] == p.tag[i];
+      if (is_receive(p.kind[i]) && request) io.requests += p.value[i];
       if (is_receive(p.kind[i]) && !request) (local ? io.written_local : io.written_remote) += p.value[i];
     }
   return io;

@@ -60,8 +60,10 @@ class StoragePlacer : public scheduler::DataPlacer {
 
 // Bytes an application moves to and from storage, split by where the data is: local (its own node's
 // NVM) or remote (another node's NVM, or a SAN server). From its program and placement.
+// Read requests (the Markov application's request_bytes) cross the device's write link and are
+// counted apart: a device's bytes written (devices.csv) are written_* plus requests.
 struct JobIo {
-  double read_local = 0, read_remote = 0, written_local = 0, written_remote = 0;
+  double read_local = 0, read_remote = 0, written_local = 0, written_remote = 0, requests = 0;
 };
 JobIo job_io(const Application& app, const StorageSystem& storage);
 

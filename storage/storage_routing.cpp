@@ -50,6 +50,7 @@ class StorageRouting : public Routing {
         compose(from[f], to[f], main_paths, main_of[f], san_paths, san_of[f], sink);
       sink.end_flow();
     }
+    check_path_memory(sink.num_links(), sink.num_vars(), ctx);  // SAN variants x main variants
     std::vector<PathSink> sinks;
     sinks.push_back(std::move(sink));
     std::vector<FlowId> order(n);

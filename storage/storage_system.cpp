@@ -92,6 +92,7 @@ StorageSystem::StorageSystem(const Network& main, const StorageConfig& config, c
   if (san) add_san(b, main, *san);
   net_ = b.build();
   record_links(main);
+  if (san) choose_gateways(main);
 }
 
 void StorageSystem::copy_main(NetworkBuilder& b, const Network& main) {
@@ -147,9 +148,38 @@ void StorageSystem::record_links(const Network& main) {
   }
 }
 
-std::uint32_t StorageSystem::gateway_of(EndpointId node) const {
-  const auto g = static_cast<std::uint32_t>(std::uint64_t{node} * gateways() / nodes_);
-  return std::min(g, gateways() - 1);
+// A breadth-first search from every gateway's node at once, over links that are up, through
+// endpoints only where the network lets them forward: each node gets the gateway that reaches it
+// first, the lower-numbered one on a tie (gateways enter the queue in order, and a vertex keeps the
+// first gateway that labels it).
+void StorageSystem::choose_gateways(const Network& main) {
+  std::vector<std::uint32_t> owner(main.num_vertices(), kNone);
+  std::vector<VertexId> queue;
+  for (std::uint32_t g = 0; g < gateways(); ++g) {
+    const VertexId v = main.endpoint_vertex(gateway_node_[g]);
+    if (owner[v] == kNone) {
+      owner[v] = g;
+      queue.push_back(v);
+    }
+  }
+  const std::size_t sources = queue.size();
+  for (std::size_t head = 0; head < queue.size(); ++head) {
+    const VertexId u = queue[head];
+    if (head >= sources && main.kind(u) == VertexKind::Endpoint && !main.endpoints_forward()) continue;
+    for (LinkId l = main.out_begin(u); l < main.out_end(u); ++l) {
+      const VertexId v = main.target(l);
+      if (!main.up(l) || owner[v] != kNone) continue;
+      owner[v] = owner[u];
+      queue.push_back(v);
+    }
+  }
+  gateway_of_.assign(nodes_, 0);
+  for (EndpointId n = 0; n < nodes_; ++n) {
+    const std::uint32_t g = owner[main.endpoint_vertex(n)];
+    if (g == kNone)
+      throw InputError("node " + std::to_string(n) + " cannot reach any SAN gateway over the network (--gateway-nodes)");
+    gateway_of_[n] = g;
+  }
 }
 
 }  // namespace interflow::storage

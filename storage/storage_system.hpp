@@ -18,8 +18,8 @@
 //
 // Routes (routing()): a storage access is the device's chain, then the main network's own routing
 // between the two nodes involved (the SAN's own routing for its part), translated into combined link
-// ids, then the chain of the other end. A node reaches the SAN through gateway floor(n·G/N): the
-// gateway of its block of nodes when gateways are spread evenly (the default).
+// ids, then the chain of the other end. A node reaches the SAN through its nearest gateway (fewest
+// links over the main network; ties to the lower-numbered gateway).
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -76,8 +76,8 @@ class StorageSystem {
   EndpointId nvm(EndpointId node) const { return nodes_ + node; }  // needs has_nvm()
   EndpointId server(std::uint32_t s) const { return server_base_ + s; }
   EndpointId gateway_node(std::uint32_t g) const { return gateway_node_[g]; }
-  // The gateway node `node` reaches the SAN through.
-  std::uint32_t gateway_of(EndpointId node) const;
+  // The gateway `node` reaches the SAN through: the nearest.
+  std::uint32_t gateway_of(EndpointId node) const { return gateway_of_[node]; }
   // The NVM device's node or nothing (kNone) for an endpoint; the node an endpoint belongs to.
   EndpointId node_of_nvm(EndpointId e) const { return has_nvm() && e >= nodes_ && e < 2 * nodes_ ? e - nodes_ : kNone; }
   LinkId main_link(LinkId l) const { return main_link_[l]; }
@@ -92,6 +92,7 @@ class StorageSystem {
   void add_nvm(NetworkBuilder& b, const Network& main);
   void add_san(NetworkBuilder& b, const Network& main, const Network& san);
   void record_links(const Network& main);
+  void choose_gateways(const Network& main);
 
   const Network& main_;
   StorageConfig config_;
@@ -103,6 +104,7 @@ class StorageSystem {
   VertexId nvm_base_ = 0, san_base_ = 0;  // first NVM vertex (NVM_n = base + 2n, PCIe_n = base + 2n + 1); SAN's
   VertexId disk_base_ = 0;                // DISK_s vertex = disk_base_ + s
   std::vector<EndpointId> gateway_node_;
+  std::vector<std::uint32_t> gateway_of_;  // per node
   std::vector<LinkId> main_link_, san_link_;  // main / SAN link id -> combined link id
   std::vector<LinkId> gateway_in_, gateway_out_;  // per gateway: SAN -> its node, and back
   std::vector<Device> devices_;

@@ -7,6 +7,7 @@
 //   Init   each task loads min(data, cache) bytes of its data into memory (a Read of that size)
 //   Comp   each task computes for an exponential time of rate λ (or exactly 1/λ), drawn per task
 //   Comm   one phase of a pattern among the tasks: receives posted, sends started, both awaited
+//          (nothing for an application of one task)
 //   Read   each task asks its data's first replica (a request of request_bytes) and receives the
 //          part of read_bytes its memory cache does not hold: read_bytes × (1 − min(1, cache/data))
 //   Write  each task sends write_bytes to every replica of its data and waits for the sends
@@ -105,6 +106,7 @@ class MarkovProgram {
   // One phase of the Comm pattern among the tasks, drawn afresh for every visit, or the Comm
   // application kernel's whole program.
   void communicate(std::size_t step) {
+    if (tasks_ < 2) return;  // a single task has no one to talk to
     if (p_.get_string("comm_app") != "none") {
       run_kernel(step);
       return;
@@ -207,7 +209,7 @@ void register_markov_app(AppRegistry& registry) {
        "the Markov-chain application model: Init, Comp, Comm, Read, Write, End, with storage traffic to the tasks' "
        "data ranks",
        app_params({choice_param("profile", "balanced", profiles,
-                                "built-in transition matrix (manual/patterns.md lists them)"),
+                                "built-in transition matrix (manual/storage.md lists them)"),
                    string_param("matrix", "none",
                                 "a transition-matrix file: one line per state, its name and 6 probabilities (to init, "
                                 "comp, comm, read, write, end); rows must sum to 1"),

@@ -15,7 +15,7 @@ constexpr std::array<const char*, kMarkovStates> kNames{"init", "comp", "comm", 
 
 using Row = std::array<double, kMarkovStates>;  // to Init, Comp, Comm, Read, Write, End
 
-// Our choice where Fig. 4 of Navaridas et al. 2019 is not legible (manual/patterns.md): Init leads
+// Our choice where Fig. 4 of Navaridas et al. 2019 is not legible (manual/storage.md): Init leads
 // to Comp and only Comp leads to End, as §3.3.4 describes; each profile leans on its kind of phase.
 const std::map<std::string, MarkovMatrix>& profiles() {
   static const std::map<std::string, MarkovMatrix> table{

@@ -10,7 +10,7 @@
 //   End    results written back to their origin; the nodes are freed
 //
 // with M[a][b] the probability of moving from a to b. A trajectory starts in Init and stops at End.
-// The chain is per application (every task goes through the same states; manual/patterns.md
+// The chain is per application (every task goes through the same states; manual/storage.md
 // "Markov-chain applications"), drawn from the application's seed before it runs: the network decides
 // how long each state takes, never which state comes next.
 //
@@ -42,7 +42,7 @@ struct MarkovMatrix {
   }
 };
 
-// The built-in matrices (manual/patterns.md lists them): balanced, io, compute, comm. InputError for
+// The built-in matrices (manual/storage.md lists them): balanced, io, compute, comm. InputError for
 // another name.
 MarkovMatrix markov_profile(const std::string& name);
 std::vector<std::string> markov_profile_names();

@@ -439,6 +439,22 @@ TEST_CASE("cli: schedule runs Markov-chain jobs with storage and accounts every 
   CHECK(value("time_write_s") == approx(1.25e-3));
   CHECK(value("time_end_s") == approx(1.25e-3));
   CHECK(lines_of(read_text(fixed / "trajectories.csv")).size() == 7);
+  // Read requests cross the device's write link: devices.csv's bytes written are the jobs' writes plus
+  // the requests, which the summary counts apart. Jobs of one node have no Comm phase.
+  const fs::path req = scratch() / "storage-requests";
+  const Outcome q = run_cli("schedule --jobs 6 --mean-gap 1e-4 --job-sizes 1,4 --network-aware -t fattree:k=4,n=2 "
+                            "--job-app markov:profile=io,lambda=1e5,read_bytes=1e5,request_bytes=5e3 "
+                            "--data-placement external --out " + req.string() + " --json");
+  INFO(q.err);
+  REQUIRE(q.status == 0);
+  const Json qs = parse_json(q.out)["storage"];
+  CHECK(qs["bytes_requested"].get<double>() > 0);
+  CHECK(column_sum(req / "devices.csv", "bytes_written") ==
+        approx(qs["bytes_written_local"].get<double>() + qs["bytes_written_remote"].get<double>() +
+               qs["bytes_requested"].get<double>()));
+  check_rejected("schedule --jobs 2 --network-aware --job-app markov --data-placement san --san bogus "
+                 "--san-servers 1",
+                 {"--san", "bogus"});
   check_rejected("schedule --jobs 3 --data-placement local", {"--data-placement", "--network-aware"});
   check_rejected(jobs + "--data-placement nowhere", {"nowhere", "local", "external"});
   check_rejected(jobs + "--data-placement san --san fattree:k=4,n=1", {"--san-servers"});

@@ -102,15 +102,17 @@ TEST_CASE("storage: a SAN server is reached through its gateway and limited by i
   REQUIRE(s.gateways() == 2);
   CHECK(s.gateway_node(0) == 0);
   CHECK(s.gateway_node(1) == 2);
+  // On a star every node is as near to both gateways but their own: ties go to gateway 0.
   CHECK(s.gateway_of(1) == 0);
-  CHECK(s.gateway_of(3) == 1);
+  CHECK(s.gateway_of(2) == 1);
+  CHECK(s.gateway_of(3) == 0);
   CHECK(s.server(0) == 4);
   // Node 1 reads 1e6 bytes from server 1: disks (4 Gbit/s) limit it: 2 ms. The path: disk, SAN endpoint
   // to switch, switch to gateway 0, gateway cable to node 0, node 0 to the switch, switch to node 1.
   const auto routing = s.routing(*star.routing);
   FlowWorkload w;
   w.add(s.server(1), 1, 1e6, 0);
-  w.add(3, s.server(0), 1e6, 0);  // node 3 writes through gateway 1 (node 2)
+  w.add(3, s.server(0), 1e6, 0);  // node 3 writes through gateway 0 (node 0)
   const TransportResult r = test::run_flows(s.network(), *routing, w);
   CHECK(r.transfer_end_s[0] == approx(2e-3));
   CHECK(r.paths.links(r.paths.first_var(0)).size() == 6);
@@ -193,6 +195,23 @@ TEST_CASE("storage: the placement policies put each task's data where they say")
   CHECK(test::error_of([&] { homes("external:devices=3", 1); }) ==
         "job: data placement 'external' needs 3 devices outside the job's 2 nodes; the machine has 2 other nodes");
   CHECK(test::error_of([&] { homes("san", 1); }).find("needs a SAN") != std::string::npos);
+}
+
+TEST_CASE("storage: every node reaches the SAN through its nearest gateway") {
+  // A 4-ary 2-tree: leaves of 4 nodes. Gateways on nodes 15 and 1 (given in that order): the nodes of
+  // leaf 0 use gateway 1 (node 1), those of leaf 3 gateway 0 (node 15); the others are as far from
+  // both (4 links) and take gateway 0.
+  const auto tree = test::build_topology("fattree:k=4,n=2", kFast);
+  const auto san_topo = test::build_topology("fattree:k=4,n=1", kFast);
+  const auto san_routing = test::build_routing("bfs", *san_topo);
+  StorageConfig c;
+  c.servers = 2;
+  c.gateway_nodes = {15, 1};
+  const StorageSystem s(tree->network(), c, &san_topo->network(), san_routing.get());
+  for (EndpointId n = 0; n < 16; ++n) {
+    INFO(n);
+    CHECK(s.gateway_of(n) == (n < 4 ? 1u : 0u));
+  }
 }
 
 TEST_CASE("storage: bad storage configurations are refused naming the input") {
