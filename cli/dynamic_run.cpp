@@ -64,13 +64,8 @@ void make_pattern_workload(const Plugins& plugins, DynamicRun& run) {
 
 // The number of service classes the workload uses (at least 1).
 std::uint32_t service_classes(const DynamicRun& run) {
-  std::uint32_t classes = 1;
+  std::uint32_t classes = service_classes(run.apps);
   for (std::uint32_t k : run.workload.service_class) classes = std::max(classes, k + 1);
-  for (const Application& app : run.apps) {
-    classes = std::max(classes, app.service_class + 1);
-    for (std::uint8_t k : app.is_graph() ? app.graph.klass : app.program.klass)
-      if (k != kAppClass) classes = std::max<std::uint32_t>(classes, k + 1u);
-  }
   return classes;
 }
 

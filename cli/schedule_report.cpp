@@ -12,18 +12,9 @@ namespace {
 
 Timings timings(const ScheduleRun& run) { return {{"read", run.read_seconds}, {"simulate", run.simulate_seconds}}; }
 
-// Per job, the bytes its application moves to and from storage (zeros for a job that never ran).
-std::vector<storage::JobIo> job_io(const ScheduleRun& run) {
-  std::vector<storage::JobIo> out(run.applications.size());
-  for (std::size_t j = 0; j < out.size(); ++j)
-    if (!run.result.jobs[j].refused && !run.applications[j].placement.empty())
-      out[j] = storage::job_io(run.applications[j], *run.storage);
-  return out;
-}
-
 Json storage_json(const ScheduleRun& run) {
   storage::JobIo total;
-  for (const storage::JobIo& io : job_io(run)) {
+  for (const storage::JobIo& io : run.job_io) {
     total.read_local += io.read_local;
     total.read_remote += io.read_remote;
     total.written_local += io.written_local;
@@ -178,7 +169,7 @@ void print_schedule_summary(const ScheduleRun& run, const RunHeader& header, std
 void write_schedule_files(const ScheduleRun& run, const ResultsDir& dir) {
   const scheduler::ScheduleResult& r = run.result;
   const std::vector<scheduler::Job>& jobs = run.stream.set.jobs;
-  const std::vector<storage::JobIo> io = run.storage ? job_io(run) : std::vector<storage::JobIo>{};
+  const std::vector<storage::JobIo>& io = run.job_io;
   const std::vector<std::string> phases = phase_names(run);
   dir.write("jobs.csv", [&](std::ostream& out) {
     out << "job,submit_s,start_s,end_s,processors,nodes,first_node,estimate_s,runtime_s,wait_s,response_s,"

@@ -43,12 +43,7 @@ maxmin::ClassPolicy class_policy(const Plugins& plugins, const ScheduleConfig& c
   maxmin::ClassPolicyInput input;
   input.values = c.class_policy == "ba" ? c.class_shares : c.class_caps;
   input.priorities = c.class_priorities;
-  input.classes = 1;
-  for (const Application& app : apps) {
-    input.classes = std::max(input.classes, app.service_class + 1);
-    for (std::uint8_t k : app.is_graph() ? app.graph.klass : app.program.klass)
-      if (k != kAppClass) input.classes = std::max<std::uint32_t>(input.classes, k + 1u);
-  }
+  input.classes = service_classes(apps);
   return maxmin::make_class_policy(plugins.class_policies, c.class_policy, input);
 }
 
@@ -201,6 +196,12 @@ ScheduleRun run_schedule(const Plugins& plugins, const ScheduleConfig& config) {
     run.link_bytes = runner->link_bytes();
     run.link_busy_s = runner->link_busy_s();
     for (std::uint32_t j = 0; j < run.applications.size(); ++j) run.phase_ends.push_back(runner->phase_ends(j));
+    if (run.storage) {
+      run.job_io.resize(run.applications.size());
+      for (std::size_t j = 0; j < run.job_io.size(); ++j)
+        if (!run.result.jobs[j].refused && !run.applications[j].placement.empty())
+          run.job_io[j] = storage::job_io(run.applications[j], *run.storage);
+    }
   }
   run.simulate_seconds = clock.seconds();
   return run;

@@ -76,6 +76,7 @@ struct ScheduleRun {
   std::vector<Application> applications;
   std::vector<double> link_bytes, link_busy_s;
   std::vector<std::vector<double>> phase_ends;  // per job with phases: when each ended (NetworkRunner)
+  std::vector<storage::JobIo> job_io;  // with storage, per job: the bytes it moved (zeros if it never ran)
   Spec zoom_spec;
   ParamSet zoom_params;
   scheduler::ScheduleResult result;

@@ -36,4 +36,8 @@ struct Application {
 // the rest of its program, as a task executing it in order would be held.
 OpGraph graph_form(const Application& app, bool sends_in_order = false);
 
+// The number of service classes the applications' messages use (at least 1): their own classes and
+// those their operations name.
+std::uint32_t service_classes(const std::vector<Application>& apps);
+
 }  // namespace interflow

@@ -69,15 +69,13 @@ class StorageRouting : public Routing {
 
   FlowEnd end_of(EndpointId e, bool source) const {
     FlowEnd out;
-    const Network& net = s_.network();
     if (e < s_.nodes()) {
       out.node = e;
     } else if (const EndpointId node = s_.node_of_nvm(e); node != kNone) {
       const Device& d = s_.devices()[node];
-      const VertexId pcie = net.target(d.read_link), host = s_.main_.endpoint_vertex(node);
       out.node = node;
-      out.chain[0] = source ? d.read_link : net.find_link(host, pcie);
-      out.chain[1] = source ? net.find_link(pcie, host) : d.write_link;
+      out.chain[0] = source ? d.read_link : d.from_node;
+      out.chain[1] = source ? d.to_node : d.write_link;
     } else {
       out.server = e - s_.server(0);
       const Device& d = s_.devices()[(s_.has_nvm() ? s_.nodes() : 0) + out.server];

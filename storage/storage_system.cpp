@@ -132,8 +132,9 @@ void StorageSystem::record_links(const Network& main) {
   if (san_) san_link_ = translate(net_, *san_, san_base_);
   if (config_.nvm)
     for (EndpointId n = 0; n < nodes_; ++n) {
-      const VertexId device = nvm_base_ + 2 * n, pcie = device + 1;
-      Device d{DeviceKind::Nvm, n, nvm(n), net_.find_link(device, pcie), net_.find_link(pcie, device)};
+      const VertexId device = nvm_base_ + 2 * n, pcie = device + 1, host = main.endpoint_vertex(n);
+      Device d{DeviceKind::Nvm, n, nvm(n), net_.find_link(device, pcie), net_.find_link(pcie, device),
+               net_.find_link(pcie, host), net_.find_link(host, pcie)};
       net_.set_capacity(d.write_link, config_.nvm_write_gbps);
       devices_.push_back(d);
     }

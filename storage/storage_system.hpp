@@ -57,6 +57,8 @@ struct Device {
   EndpointId endpoint = 0;   // in the combined network
   LinkId read_link = 0;      // device -> PCIe controller (or SAN endpoint)
   LinkId write_link = 0;     // the other direction
+  LinkId to_node = kNone;    // NVM: PCIe controller -> its node
+  LinkId from_node = kNone;  // NVM: node -> PCIe controller
 };
 
 class StorageSystem {

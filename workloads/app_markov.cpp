@@ -117,17 +117,7 @@ class MarkovProgram {
     pc.seed = derive_seed(ctx_.seed, 3, step);
     FlowSet flows;
     ctx_.patterns->create(nested_spec("comm", "Comm pattern of application 'markov'"))->generate(pc, flows);
-    const double bytes = p_.get_real("comm_bytes");
-    const std::uint32_t tag = b_.next_tag();
-    std::vector<std::uint8_t> involved(tasks_, 0);
-    for (std::size_t f = 0; f < flows.size(); ++f) {
-      if (flows.src[f] == flows.dst[f]) continue;
-      b_.irecv(flows.dst[f], flows.src[f], bytes, tag);
-      b_.isend(flows.src[f], flows.dst[f], bytes, tag);
-      involved[flows.src[f]] = involved[flows.dst[f]] = 1;
-    }
-    for (std::uint32_t t = 0; t < tasks_; ++t)
-      if (involved[t]) b_.wait(t);
+    exchange_phase(b_, tasks_, flows, 0, flows.size(), p_.get_real("comm_bytes"), b_.next_tag());
   }
 
   // A Comm application kernel's program for the tasks, appended to theirs (its own seed per visit).

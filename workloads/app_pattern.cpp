@@ -22,23 +22,9 @@ class PhasedPattern : public AppKernel {
     const std::size_t n = flows.size();
     const auto k = static_cast<std::size_t>(p_.get_int("phase_size"));
     const std::size_t per_phase = k == 0 ? std::max<std::size_t>(n, 1) : k;
-    for (std::size_t first = 0, phase = 0; first < n; first += per_phase, ++phase) {
-      const std::size_t last = std::min(n, first + per_phase);
-      const auto tag = static_cast<std::uint32_t>(phase);
-      std::vector<std::uint8_t> involved(ctx.tasks, 0);
-      for (std::size_t f = first; f < last; ++f) {
-        if (flows.src[f] == flows.dst[f]) continue;
-        b.irecv(flows.dst[f], flows.src[f], bytes, tag);
-        involved[flows.dst[f]] = 1;
-      }
-      for (std::size_t f = first; f < last; ++f) {
-        if (flows.src[f] == flows.dst[f]) continue;
-        b.isend(flows.src[f], flows.dst[f], bytes, tag);
-        involved[flows.src[f]] = 1;
-      }
-      for (std::uint32_t t = 0; t < ctx.tasks; ++t)
-        if (involved[t]) b.wait(t);
-    }
+    for (std::size_t first = 0, phase = 0; first < n; first += per_phase, ++phase)
+      exchange_phase(b, ctx.tasks, flows, first, std::min(n, first + per_phase), bytes,
+                     static_cast<std::uint32_t>(phase));
   }
 
  private:

@@ -120,6 +120,23 @@ Application make_application(const AppRegistry& registry, const Spec& spec, std:
   return app;
 }
 
+void exchange_phase(ProgramBuilder& b, std::uint32_t tasks, const FlowSet& flows, std::size_t first, std::size_t last,
+                    double bytes, std::uint32_t tag) {
+  std::vector<std::uint8_t> involved(tasks, 0);
+  for (std::size_t f = first; f < last; ++f) {
+    if (flows.src[f] == flows.dst[f]) continue;
+    b.irecv(flows.dst[f], flows.src[f], bytes, tag);
+    involved[flows.dst[f]] = 1;
+  }
+  for (std::size_t f = first; f < last; ++f) {
+    if (flows.src[f] == flows.dst[f]) continue;
+    b.isend(flows.src[f], flows.dst[f], bytes, tag);
+    involved[flows.src[f]] = 1;
+  }
+  for (std::uint32_t t = 0; t < tasks; ++t)
+    if (involved[t]) b.wait(t);
+}
+
 std::vector<std::uint32_t> grid_dims(std::uint32_t tasks, std::size_t d, const std::vector<std::uint32_t>& given,
                                      const ParamSet& params) {
   if (!given.empty()) {

@@ -100,6 +100,12 @@ std::vector<std::uint32_t> all_task_ids(std::uint32_t n);
 ParamSpec collective_class_param(const std::string& messages);
 std::uint8_t collective_class(const ParamSet& params);
 
+// One phase of flows [first, last) of `flows` (task ids) in the program: every task posts receives
+// for its incoming flows, then starts its outgoing ones (non-blocking), and the tasks involved wait
+// for both; self flows are dropped. `bytes` per flow, all with `tag`.
+void exchange_phase(ProgramBuilder& b, std::uint32_t tasks, const FlowSet& flows, std::size_t first, std::size_t last,
+                    double bytes, std::uint32_t tag);
+
 // Grid helpers for the kernels: the most balanced factorisation of `tasks` into `d` dimensions
 // (largest first), or `given` if not empty (its product must be `tasks`).
 std::vector<std::uint32_t> grid_dims(std::uint32_t tasks, std::size_t d, const std::vector<std::uint32_t>& given,
