@@ -4,6 +4,7 @@
 #include <map>
 
 #include "core/error.hpp"
+#include "core/format.hpp"
 #include "workloads/text_lines.hpp"
 
 namespace interflow::workloads {
@@ -73,7 +74,7 @@ void check_markov(const MarkovMatrix& m, const std::string& what) {
     for (std::size_t b = 0; b < kMarkovStates; ++b) {
       const double v = m.p[a][b];
       if (!std::isfinite(v) || v < 0 || v > 1)
-        throw InputError(what + ": row " + kNames[a] + ": the probability to " + kNames[b] + " (" + std::to_string(v) +
+        throw InputError(what + ": row " + kNames[a] + ": the probability to " + kNames[b] + " (" + number_text(v) +
                          ") is not in [0, 1]");
     }
   // A state the chain never visits may have no row (all zeros); one that has a row must be visited.
@@ -107,7 +108,7 @@ MarkovMatrix read_markov_matrix(const std::string& path) {
     for (std::size_t b = 0; b < kMarkovStates; ++b) {
       if (in.at_end()) in.fail("row " + name + " has " + std::to_string(b) + " probabilities; expected 6");
       const double v = in.real(in.token(), "probability");
-      if (v < 0 || v > 1) in.fail("row " + name + ": probability " + std::to_string(v) + " is not in [0, 1]");
+      if (v < 0 || v > 1) in.fail("row " + name + ": probability " + number_text(v) + " is not in [0, 1]");
       m.p[row][b] = v;
     }
     if (!in.at_end()) in.fail("row " + name + " has more than 6 probabilities");
