@@ -69,6 +69,13 @@ Json static_summary(const StaticRun& run, const RunHeader& header) {
   j["link_utilisation"] = {{"mean", m.utilisation.mean}, {"max", m.utilisation.max}};
   j["solver_bottleneck_steps"] = m.solver_steps;
   j["solver_heap_refreshes"] = m.solver_refreshes;
+  j["stream"] = {{"streamed", run.streamed},
+                 {"reason", run.stream_reason},
+                 {"passes", m.stream_passes},
+                 {"links_saturated_by_passes", m.stream_levels},
+                 {"residual_variables", m.stream_residual_variables},
+                 {"pass_flows", m.stream_pass_flows},
+                 {"pass_seconds", m.stream_pass_seconds}};
   foot_json(j, {{"build", run.build_seconds},
                 {"pattern", run.pattern_seconds},
                 {"route", m.route_seconds},
@@ -137,6 +144,10 @@ void print_static_summary(const StaticRun& run, const RunHeader& header, std::os
   row("paths per link min/mean/max", "%.6g / %.6g / %.6g", m.paths_per_link.min, m.paths_per_link.mean,
       m.paths_per_link.max);
   row("link utilisation mean/max", "%.4f / %.4f", m.utilisation.mean, m.utilisation.max);
+  if (run.streamed)
+    row("streamed solve", "%u passes, %llu links saturated by them, %llu variables solved in memory",
+        m.stream_passes, static_cast<unsigned long long>(m.stream_levels),
+        static_cast<unsigned long long>(m.stream_residual_variables));
   print_foot(out, {{"build", run.build_seconds}, {"route", m.route_seconds}, {"solve", m.solve_seconds},
                    {"total", run.total_seconds}});
   if (!run.pattern_report.note.empty()) out << "  note: " << run.pattern_report.note << '\n';

@@ -22,6 +22,11 @@ Command add_static_command(CLI::App& app, const Plugins& plugins) {
   t->real("--max-path-memory-gib,--max-path-memory", config->max_path_memory_gib,
           "refuse routings whose paths would need more memory, in GiB (4 bytes per link of a path, 12 per path)", 0,
           1e6, true);
+  t->text("--stream", config->stream,
+          "streamed solve (all-to-all kinds; flows regenerated on each pass, never held): auto, on or off")
+      ->check(CLI::IsMember({"auto", "on", "off"}));
+  t->real("--stream-buffer-mib", config->stream_buffer_mib,
+          "streamed solve: memory for the flows still unfrozen after a pass, solved in memory when they fit", 0, 1e6);
   t->add_out("write summary.json, links.csv and config.toml (and flows.csv) into this folder");
   t->output_flag("--flows-csv", *flows_csv, "with --out, also write flows.csv (one row per flow)");
   t->add_output_flags();
@@ -30,6 +35,7 @@ Command add_static_command(CLI::App& app, const Plugins& plugins) {
     t->refuse_unless("--flows-csv", !t->out_dir().empty(), "with --out DIR");
     t->refuse_together("--json", "--quiet", "--json prints the summary, --quiet prints nothing");
     config->progress = t->progress();
+    config->per_flow_results = *flows_csv;
     const StaticRun run = run_static(plugins, *config);
     RunHeader header{"static", "static engine", config->network.seed, run.threads_used,
                      t->echo({{"routing", run.setup.routing_spec.text}}), {}};

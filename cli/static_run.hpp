@@ -22,6 +22,12 @@ struct StaticConfig {
   unsigned threads = 0;  // 0: all cores
   std::uint64_t max_flows = 200'000'000;
   double max_path_memory_gib = 8;  // refuse routings whose paths would need more
+  // Streamed solve (engine/flow/streamed_maxmin.hpp): "auto" streams when the pattern can (all-to-all
+  // kinds), the routing routes each flow alone and no per-flow result is wanted; "on" requires it;
+  // "off" holds every flow.
+  std::string stream = "auto";
+  double stream_buffer_mib = 64;  // the streamed solve's buffer of unfrozen variables
+  bool per_flow_results = false;  // flows.csv wanted: every flow must be held
   bool progress = false;
 };
 
@@ -32,6 +38,8 @@ struct StaticRun {
   ParamSet pattern_params;
   FlowSet flows;
   workloads::PatternReport pattern_report;
+  bool streamed = false;        // flows generated on each pass, never held (`flows` is empty)
+  std::string stream_reason;    // with --stream auto: why the run streamed or not
   flow::StaticResult result;
   double build_seconds = 0;
   double pattern_seconds = 0;

@@ -1,6 +1,7 @@
 #pragma once
 // A set of flows as structure-of-arrays.
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "core/types.hpp"
@@ -27,6 +28,17 @@ struct FlowSet {
     dst.clear();
     weight.clear();
   }
+};
+
+// A flow set too large to hold, generated on demand (all-to-all among many endpoints): flows
+// [first, last) of exactly the sequence a pattern would otherwise materialise, so flow f keeps its
+// index (routings derive flow f's random stream from it). Streamed flows all have weight 1.
+class FlowStream {
+ public:
+  virtual ~FlowStream() = default;
+  virtual std::uint64_t size() const = 0;
+  // Appends the sources and destinations of flows [first, last) to `out`.
+  virtual void fill(std::uint64_t first, std::uint64_t last, FlowSet& out) const = 0;
 };
 
 }  // namespace interflow

@@ -66,6 +66,7 @@ class Network {
   double capacity_gbps(LinkId l) const { return capacity_[l]; }
   float latency_ns(LinkId l) const { return latency_[l]; }
   bool up(LinkId l) const { return up_[l] != 0; }
+  bool all_up() const { return links_down_ == 0; }  // no link is down (no failure applied)
   LinkClass link_class(LinkId l) const;
 
   // The first link u->v (lowest port), or kNone.
@@ -74,7 +75,10 @@ class Network {
   // was added to the builder together with l, whatever ports the two directions occupy.
   LinkId reverse(LinkId l) const { return reverse_[l]; }
 
-  void set_up(LinkId l, bool is_up) { up_[l] = is_up ? 1 : 0; }
+  void set_up(LinkId l, bool is_up) {
+    if ((up_[l] != 0) != is_up) links_down_ += is_up ? -1 : 1;
+    up_[l] = is_up ? 1 : 0;
+  }
   void set_capacity(LinkId l, double gbps) { capacity_[l] = static_cast<float>(gbps); }
 
   std::span<const std::uint32_t> offsets() const { return offset_; }
@@ -93,6 +97,7 @@ class Network {
   std::vector<float> capacity_;  // Gbit/s
   std::vector<float> latency_;   // ns
   std::vector<std::uint8_t> up_;
+  std::int64_t links_down_ = 0;  // kept by set_up()
   std::vector<VertexId> endpoint_vertex_;
   std::uint32_t num_switches_ = 0;
   bool direct_ = false;

@@ -63,6 +63,11 @@ class PathSink {
     return {links_.data() + flow_first_link_, committed_links_ - flow_first_link_};
   }
   std::size_t num_links() const { return links_.size(); }
+  // The committed variables in order: their lengths, splits and links concatenated (after clear(),
+  // the variables of the flows routed since).
+  std::span<const std::uint32_t> var_lengths() const { return var_length_; }
+  std::span<const float> splits() const { return split_; }
+  std::span<const LinkId> links() const { return {links_.data(), committed_links_}; }
 
  private:
   friend class PathTableBuilder;

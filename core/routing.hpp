@@ -33,7 +33,7 @@ void check_path_memory(std::uint64_t link_entries, std::uint64_t vars, const Rou
 // Appends link l to the path being built, or, when l does not exist (kNone) or is down, drops every
 // path of the flow and returns false: what single-path routings without an alternative do.
 inline bool push_or_drop(const Network& net, LinkId l, PathSink& sink) {
-  if (l == kNone || !net.up(l)) {
+  if (l == kNone || (!net.all_up() && !net.up(l))) {
     sink.drop_flow();
     return false;
   }

@@ -35,6 +35,40 @@ Summary summarize(std::span<const double> values, bool want_median) {
   return s;
 }
 
+Summary summarize_counted(std::vector<Counted>& values) {
+  std::sort(values.begin(), values.end(), [](const Counted& a, const Counted& b) { return a.value < b.value; });
+  Summary s;
+  double sum_sq = 0;
+  for (const Counted& c : values) {
+    if (c.count == 0) continue;
+    if (s.count == 0) s.min = c.value;
+    s.max = c.value;
+    s.count += c.count;
+    const auto n = static_cast<double>(c.count);
+    s.sum += c.value * n;
+    sum_sq += c.value * c.value * n;
+  }
+  if (s.count == 0) return s;
+  s.mean = s.sum / static_cast<double>(s.count);
+  s.jain = sum_sq > 0 ? s.sum * s.sum / (static_cast<double>(s.count) * sum_sq) : 1.0;
+  // The median: the middle element (0-based rank count/2), averaged with the one below it when the
+  // count is even, as summarize() does.
+  const std::uint64_t mid = s.count / 2;
+  std::uint64_t seen = 0;
+  double below = s.min;
+  for (const Counted& c : values) {
+    if (c.count == 0) continue;
+    if (seen + c.count > mid) {
+      const bool mid_starts_run = seen == mid;
+      s.median = s.count % 2 == 1 ? c.value : 0.5 * (c.value + (mid_starts_run ? below : c.value));
+      break;
+    }
+    seen += c.count;
+    below = c.value;
+  }
+  return s;
+}
+
 }  // namespace interflow
 
 namespace interflow {

@@ -15,6 +15,16 @@ struct Summary {
 // `median` needs a copy of the sample; pass want_median=false to skip it.
 Summary summarize(std::span<const double> values, bool want_median = true);
 
+// A value and how many times it occurs in a sample.
+struct Counted {
+  double value;
+  std::uint64_t count;
+};
+// The same summary of a sample given as counted values (in any order, a value possibly listed more
+// than once): the sample is each value repeated `count` times. Sums run in increasing value order,
+// so they may differ from summarize() over the same sample in the last bits only. Sorts `values`.
+Summary summarize_counted(std::vector<Counted>& values);
+
 }  // namespace interflow
 
 namespace interflow {

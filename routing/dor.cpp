@@ -30,7 +30,7 @@ class DimensionOrderRouting : public PerFlowRouting {
       if (!torus_.wrap()) {
         step = y > x ? 1 : -1;
       } else {
-        const std::int64_t up = (y - x + k) % k;
+        const std::int64_t up = y >= x ? y - x : y - x + k;
         const std::int64_t down = k - up;
         step = up < down ? 1 : up > down ? -1 : (!balanced_ || x % 2 == 0) ? 1 : -1;
       }

@@ -18,6 +18,11 @@ TorusTopology::TorusTopology(std::vector<std::uint32_t> dims, bool wrap, std::ui
     if (routers > (1ULL << 31)) throw InputError(family() + ": more than 2^31 routers");
   }
   routers_ = static_cast<std::uint32_t>(routers);
+  for (std::size_t d = 0; d < dims_.size(); ++d) {
+    stride_div_.emplace_back(stride_[d]);
+    dim_div_.emplace_back(dims_[d]);
+  }
+  if (per_router_ > 0) per_router_div_ = FastDivider(per_router_);
   const std::uint64_t endpoints = per_router_ == 0 ? routers : routers * per_router_;
   if (endpoints > (1ULL << 31)) throw InputError(family() + ": more than 2^31 endpoints");
 
@@ -55,11 +60,6 @@ TorusTopology::TorusTopology(std::vector<std::uint32_t> dims, bool wrap, std::ui
       }
   }
   net_ = b.build();
-}
-
-LinkId TorusTopology::link_toward(VertexId router, std::size_t dim, int step, VertexId next) const {
-  if (regular_) return net_.out_begin(router) + static_cast<LinkId>(2 * dim + (step < 0 ? 1 : 0));
-  return net_.find_link(router, next);
 }
 
 std::vector<std::uint32_t> TorusTopology::endpoint_grid() const {

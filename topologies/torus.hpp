@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/fast_divide.hpp"
 #include "core/topology.hpp"
 
 namespace interflow::topo {
@@ -20,11 +21,16 @@ class TorusTopology : public Topology {
   std::uint32_t num_routers() const { return routers_; }
   // Router vertices are 0..num_routers-1, numbered in mixed radix with dimension 0 fastest.
   std::uint32_t stride(std::size_t dim) const { return stride_[dim]; }
-  VertexId router_of(EndpointId e) const { return per_router_ == 0 ? e : e / per_router_; }
-  std::uint32_t coordinate(VertexId router, std::size_t dim) const { return (router / stride_[dim]) % dims_[dim]; }
+  VertexId router_of(EndpointId e) const { return per_router_ == 0 ? e : per_router_div_.quotient(e); }
+  std::uint32_t coordinate(VertexId router, std::size_t dim) const {
+    return dim_div_[dim].remainder(stride_div_[dim].quotient(router));
+  }
 
   // The link from `router` to its neighbour `next` one step (+1/-1) along `dim`.
-  LinkId link_toward(VertexId router, std::size_t dim, int step, VertexId next) const;
+  LinkId link_toward(VertexId router, std::size_t dim, int step, VertexId next) const {
+    if (regular_) return net_.out_begin(router) + static_cast<LinkId>(2 * dim + (step < 0 ? 1 : 0));
+    return net_.find_link(router, next);
+  }
 
   std::vector<std::uint32_t> endpoint_grid() const override;
   std::vector<TopologyFact> facts() const override { return facts_with_trunks(1); }
@@ -36,6 +42,8 @@ class TorusTopology : public Topology {
  private:
   std::vector<std::uint32_t> dims_;
   std::vector<std::uint32_t> stride_;
+  std::vector<FastDivider> stride_div_, dim_div_;  // the same divisions without a hardware divide
+  FastDivider per_router_div_;
   bool wrap_;
   bool regular_ = false;  // torus with every radix >= 3: ports are numbered arithmetically
   std::uint32_t per_router_;

@@ -42,6 +42,24 @@ class AllToOnePattern : public Pattern {
   std::int64_t root_;
 };
 
+// Flow f of all-to-all among n endpoints: source f / (n-1), and the (f mod (n-1))-th other endpoint.
+class AllToAllStream : public FlowStream {
+ public:
+  explicit AllToAllStream(std::uint32_t n) : n_(n) {}
+  std::uint64_t size() const override { return std::uint64_t{n_} * (n_ - 1); }
+  void fill(std::uint64_t first, std::uint64_t last, FlowSet& out) const override {
+    auto src = static_cast<EndpointId>(first / (n_ - 1));
+    auto j = static_cast<EndpointId>(first % (n_ - 1));
+    for (std::uint64_t f = first; f < last; ++f) {
+      out.add(src, j + (j >= src ? 1 : 0));
+      if (++j == n_ - 1) j = 0, ++src;
+    }
+  }
+
+ private:
+  std::uint32_t n_;
+};
+
 class AllToAllPattern : public Pattern {
  public:
   PatternReport generate(const PatternContext& ctx, FlowSet& out) const override {
@@ -50,11 +68,44 @@ class AllToAllPattern : public Pattern {
     const std::uint64_t count = std::uint64_t{n} * (n - 1);
     check_flow_budget(ctx, count, "alltoall");
     out.reserve(out.size() + count);
-    for (EndpointId src = 0; src < n; ++src)
-      for (EndpointId dst = 0; dst < n; ++dst)
-        if (dst != src) out.add(src, dst);
+    AllToAllStream(n).fill(0, count, out);
     return {};
   }
+  std::unique_ptr<FlowStream> stream(const PatternContext& ctx, PatternReport&) const override {
+    require_two_endpoints(ctx, "alltoall");
+    return std::make_unique<AllToAllStream>(ctx.endpoints);
+  }
+};
+
+// Many all-to-all: the endpoints shuffled and cut into consecutive groups of s (the last holds the
+// rest); all-to-all inside each group, groups in order, then sources, then destinations.
+class ManyAllToAllStream : public FlowStream {
+ public:
+  ManyAllToAllStream(std::vector<EndpointId> order, std::uint64_t group)
+      : order_(std::move(order)), s_(std::min<std::uint64_t>(group, order_.size())) {}
+  std::uint64_t full_groups() const { return order_.size() / s_; }
+  std::uint64_t rest() const { return order_.size() % s_; }
+  std::uint64_t size() const override {
+    return full_groups() * s_ * (s_ - 1) + rest() * (rest() > 0 ? rest() - 1 : 0);
+  }
+  void fill(std::uint64_t first, std::uint64_t last, FlowSet& out) const override {
+    const std::uint64_t per_group = s_ * (s_ - 1);
+    std::uint64_t f = first;
+    while (f < last) {
+      const std::uint64_t g = std::min(f / per_group, full_groups());  // the rest group after the full ones
+      const std::uint64_t begin = g * s_, size = g < full_groups() ? s_ : rest();
+      const std::uint64_t group_first = g * per_group;
+      const std::uint64_t group_end = std::min(last, group_first + size * (size - 1));
+      for (; f < group_end; ++f) {
+        const std::uint64_t k = f - group_first, a = k / (size - 1), b = k % (size - 1);
+        out.add(order_[begin + a], order_[begin + b + (b >= a ? 1 : 0)]);
+      }
+    }
+  }
+
+ private:
+  std::vector<EndpointId> order_;
+  std::uint64_t s_;
 };
 
 class ManyAllToAllPattern : public Pattern {
@@ -62,32 +113,29 @@ class ManyAllToAllPattern : public Pattern {
   explicit ManyAllToAllPattern(std::uint64_t group) : group_(group) {}
 
   PatternReport generate(const PatternContext& ctx, FlowSet& out) const override {
+    PatternReport report;
+    const auto flows = stream(ctx, report);
+    check_flow_budget(ctx, flows->size(), "manyalltoall");
+    out.reserve(out.size() + flows->size());
+    flows->fill(0, flows->size(), out);
+    return report;
+  }
+
+  std::unique_ptr<FlowStream> stream(const PatternContext& ctx, PatternReport& report) const override {
     require_two_endpoints(ctx, "manyalltoall");
     const std::uint32_t n = ctx.endpoints;
-    const std::uint64_t s = std::min<std::uint64_t>(group_, n);
-    const std::uint64_t full_groups = n / s;
-    const std::uint64_t rest = n % s;  // size of the last, smaller group (0 = none)
-    const std::uint64_t count = full_groups * s * (s - 1) + rest * (rest > 0 ? rest - 1 : 0);
-    check_flow_budget(ctx, count, "manyalltoall");
-
     Rng rng(derive_seed(ctx.seed, Stream::Pattern));
     std::vector<EndpointId> order(n);
     std::iota(order.begin(), order.end(), EndpointId{0});
     for (std::uint32_t i = n; i > 1; --i) std::swap(order[i - 1], order[rng.below(i)]);
-
-    out.reserve(out.size() + count);
-    for (std::uint64_t begin = 0; begin < n; begin += s) {
-      const std::uint64_t end = std::min<std::uint64_t>(begin + s, n);
-      for (std::uint64_t a = begin; a < end; ++a)
-        for (std::uint64_t b = begin; b < end; ++b)
-          if (a != b) out.add(order[a], order[b]);
-    }
-    PatternReport report;
+    auto flows = std::make_unique<ManyAllToAllStream>(std::move(order), group_);
+    const std::uint64_t full = flows->full_groups(), rest = flows->rest();
     report.idle_endpoints = rest == 1 ? 1 : 0;
-    report.note = std::to_string(full_groups) + " groups of " + std::to_string(s) + " endpoints";
+    report.note = std::to_string(full) + " groups of " + std::to_string(std::min<std::uint64_t>(group_, n)) +
+                  " endpoints";
     if (rest > 0) report.note += " and 1 group of " + std::to_string(rest);
     if (rest == 1) report.note += " (alone, so idle)";
-    return report;
+    return flows;
   }
 
  private:
@@ -113,9 +161,11 @@ void register_all_to_all(PatternRegistry& registry) {
                 "all-to-all: every endpoint sends one flow to every other endpoint",
                 {},
                 [](const ParamSet&) -> std::unique_ptr<Pattern> { return std::make_unique<AllToAllPattern>(); },
-                "N(N-1) flows, in increasing order of source then destination. The count is checked against "
-                "the flow limit before anything is generated, so a large network is refused with a message "
-                "instead of exhausting memory. INRFlow paper §3.3.1."});
+                "N(N-1) flows, in increasing order of source then destination. The static engine streams them "
+                "by default (generated and routed again on each pass, never held: manual/static-engine.md, "
+                "\"Streamed solve\"); where flows are held, the count is checked against the flow limit before "
+                "anything is generated, so a large network is refused with a message instead of exhausting "
+                "memory. INRFlow paper §3.3.1."});
 
   registry.add(
       {"manyalltoall",
@@ -128,8 +178,8 @@ void register_all_to_all(PatternRegistry& registry) {
        "consecutive groups of s, which partitions the endpoints uniformly at random into ceil(N/s) "
        "groups: floor(N/s) groups of exactly s and, if N mod s > 0, one group of N mod s (a group of "
        "one is idle). Inside every group each endpoint sends a flow to every other member, so there "
-       "are sum over groups of s_i(s_i - 1) flows. A group larger than N is one all-to-all. INRFlow "
-       "paper §3.3.1."});
+       "are sum over groups of s_i(s_i - 1) flows. A group larger than N is one all-to-all. The static "
+       "engine streams it like alltoall. INRFlow paper §3.3.1."});
 }
 
 }  // namespace interflow::workloads

@@ -1,6 +1,7 @@
 #pragma once
 // Static traffic patterns: each generates a set of (source, destination) endpoint pairs.
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,14 @@ class Pattern {
  public:
   virtual ~Pattern() = default;
   virtual PatternReport generate(const PatternContext& ctx, FlowSet& out) const = 0;
+  // The same flows as a stream generated on demand, for patterns of N^2 flows that need not be held
+  // (the static engine's streamed solve); nullptr when the pattern has none. Fills `report` as
+  // generate() would. ctx.max_flows does not apply: a stream holds no flow.
+  virtual std::unique_ptr<FlowStream> stream(const PatternContext& ctx, PatternReport& report) const {
+    (void)ctx;
+    (void)report;
+    return nullptr;
+  }
 };
 
 using PatternRegistry = Registry<Pattern>;

@@ -3,8 +3,11 @@
 #include <algorithm>
 #include <limits>
 
+#include <stdexcept>
+
 #include "core/progress.hpp"
 #include "core/system.hpp"
+#include "engine/flow/streamed_maxmin.hpp"
 
 namespace interflow::flow {
 
@@ -93,10 +96,56 @@ StaticResult StaticEngine::run(const FlowSet& flows, const StaticOptions& option
   m.aggregate_nonrestricted_gbps = m.rate_gbps.sum;
   m.aggregate_restricted_gbps = static_cast<double>(m.flows_routed) * m.rate_gbps.min;
 
-  // Per-link results.
-  const std::uint32_t num_links = net_.num_links();
   result.link_paths = solver.take_link_paths();
   result.link_load_gbps = solver.take_link_load();
+  add_link_metrics(result, options);
+  return result;
+}
+
+bool StaticEngine::can_stream() const { return dynamic_cast<const PerFlowRouting*>(&routing_) != nullptr; }
+
+StaticResult StaticEngine::run(const FlowStream& flows, const StaticOptions& options) const {
+  const auto* routing = dynamic_cast<const PerFlowRouting*>(&routing_);
+  if (!routing) throw std::logic_error("static engine: a streamed solve needs a routing that routes each flow alone");
+  Stopwatch clock;
+  StreamedInput input;
+  input.seed = options.seed;
+  input.direct_endpoint_gbps = options.direct_endpoint_gbps;
+  input.buffer_bytes = options.stream_buffer_bytes;
+  input.progress = options.progress;
+  StreamedResult s = StreamedMaxMin(net_, *routing, flows, input).run();
+
+  StaticResult result;
+  StaticMetrics& m = result.metrics;
+  m.endpoints = net_.num_endpoints();
+  m.flows = s.flows;
+  m.flows_self = s.flows_self;
+  m.flows_routed = s.flows_routed;
+  m.flows_unroutable = s.flows_unroutable;
+  m.path_variables = s.path_variables;
+  m.rate_gbps = summarize_counted(s.flow_rate_gbps);
+  m.path_links = summarize_counted(s.path_links);
+  m.path_links.median = 0;  // as in the held run, which does not compute it
+  m.aggregate_nonrestricted_gbps = m.rate_gbps.sum;
+  m.aggregate_restricted_gbps = static_cast<double>(m.flows_routed) * m.rate_gbps.min;
+  m.solve_seconds = clock.seconds();  // routing is part of every pass
+  m.solver_steps = s.levels + s.residual_steps;
+  m.solver_refreshes = s.residual_refreshes;
+  m.stream_passes = s.passes;
+  m.stream_levels = s.levels;
+  m.stream_residual_variables = s.residual_variables;
+  m.stream_pass_seconds = s.pass_seconds;
+  m.stream_pass_flows = s.pass_flows;
+  result.link_paths = std::move(s.link_paths);
+  result.link_load_gbps = std::move(s.link_load_gbps);
+  add_link_metrics(result, options);
+  return result;
+}
+
+void StaticEngine::add_link_metrics(StaticResult& result, const StaticOptions& options) const {
+  // Per-link results.
+  StaticMetrics& m = result.metrics;
+  const std::uint32_t num_links = net_.num_links();
   std::vector<double> counts, utilisation;
   counts.reserve(num_links);
   utilisation.reserve(num_links);
@@ -129,7 +178,6 @@ StaticResult StaticEngine::run(const FlowSet& flows, const StaticOptions& option
     m.nonrestricted_per_port_gbps = m.aggregate_nonrestricted_gbps / static_cast<double>(m.switch_ports);
     m.restricted_per_port_gbps = m.aggregate_restricted_gbps / static_cast<double>(m.switch_ports);
   }
-  return result;
 }
 
 }  // namespace interflow::flow

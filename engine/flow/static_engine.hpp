@@ -23,6 +23,7 @@ struct StaticOptions {
   double direct_endpoint_gbps = 100.0;
   Progress* progress = nullptr;
   std::uint64_t max_path_bytes = 8ULL << 30;  // see RouteContext
+  std::uint64_t stream_buffer_bytes = 64ULL << 20;  // streamed solve: see StreamedInput::buffer_bytes
 };
 
 struct StaticMetrics {
@@ -54,8 +55,17 @@ struct StaticMetrics {
   double solve_seconds = 0;
   std::uint64_t solver_steps = 0;
   std::uint64_t solver_refreshes = 0;  // stale heap keys recomputed
+  // Streamed solve only (0 when every flow was held): passes over the flows, links saturated by
+  // them, and path variables left to the in-memory solve after the last pass.
+  std::uint32_t stream_passes = 0;
+  std::uint64_t stream_levels = 0;
+  std::uint64_t stream_residual_variables = 0;
+  std::vector<double> stream_pass_seconds;       // per pass
+  std::vector<std::uint64_t> stream_pass_flows;  // per pass: flows routed (still open)
 };
 
+// A streamed run (StaticEngine::run on a FlowStream) holds no flow: paths and the per-flow vectors
+// are empty, and the metrics come from counted values (streamed_maxmin.hpp).
 struct StaticResult {
   StaticMetrics metrics;
   PathTable paths;
@@ -73,8 +83,15 @@ class StaticEngine {
   StaticEngine(const Network&&, const Routing&) = delete;
   StaticEngine(const Network&, const Routing&&) = delete;
   StaticResult run(const FlowSet& flows, const StaticOptions& options) const;
+  // The streamed solve: flows generated and routed again on each pass, never held. Needs a routing
+  // that routes each flow on its own (a PerFlowRouting); throws std::logic_error otherwise.
+  bool can_stream() const;
+  StaticResult run(const FlowStream& flows, const StaticOptions& options) const;
 
  private:
+  // Per-link and per-endpoint metrics, from link_paths and link_load_gbps.
+  void add_link_metrics(StaticResult& result, const StaticOptions& options) const;
+
   const Network& net_;
   const Routing& routing_;
 };

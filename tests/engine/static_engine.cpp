@@ -367,6 +367,7 @@ TEST_CASE("static engine: the number of failed cables follows --failures") {
 
 TEST_CASE("static engine: DOR drops exactly the flows whose path crosses a failed cable") {
   cli::StaticConfig cfg = config("torus:dims=4x4x2,c=1", "alltoall", "dor");
+  cfg.stream = "off";  // per-flow paths and rates are checked
   cfg.network.failure_scope = "all";
   const cli::StaticRun healthy = run(cfg);
   cfg.network.failures = "10%";

@@ -1,0 +1,111 @@
+#pragma once
+// Max-min fair rates of flows that are never all held at once (all-to-all among thousands of
+// endpoints): the flows are generated from a FlowStream and routed again on every pass, and only
+// per-link state stays in memory. manual/static-engine.md, "Streamed solve".
+//
+// Why per-link state is enough. Progressive filling (maxmin.hpp) freezes every path variable v at
+// w_v * L, where L is the fair share of the first of v's links to saturate; call the share at which a
+// link saturates its level (+inf if it never does). So the whole allocation is one number per link:
+// rate_v = w_v * min over the links l of v of level(l).
+//
+// A pass streams every flow and, with the levels known so far, finds each variable frozen (one of
+// its links has a level: it adds w_v * min level to the load of each of its links) or unfrozen (it
+// adds w_v to the weight of each of its links). The fair share (c_l - load_l) / weight_l of every
+// link is then exactly its share in progressive filling at this point, and the links of smallest
+// share saturate next: each gets its share as its level. Links whose shares agree within a relative
+// 1e-12 of the smallest all get theirs in the same pass (freezing the variables of a link of share s
+// leaves a link of share s unchanged, so with exact arithmetic the order among them is immaterial;
+// the tolerance only absorbs summation rounding). Every pass so fixes at least one level.
+//
+// A flow all of whose variables are frozen is closed: its rates and loads never change again (levels
+// only grow), so it is added to the per-link loads and the results once, marked in a bitmap, and
+// never routed again; a pass routes only the flows still open. Passes end early: when the unfrozen
+// variables of a pass fit in `buffer_bytes`, they are kept, and what is left of progressive filling
+// — max-min among them over the capacities c_l - load_l — is solved in memory by MaxMinSolver, which
+// is exactly the continuation of the same process. A problem that fits the buffer from the start is
+// so solved in one pass, by the same solver as the engine that holds every flow (identical rates).
+// Rates then differ from that engine only by the order of floating-point sums (per-link loads are
+// summed per fixed part of the flows, parts in order).
+//
+// Per-flow results are kept as counted values (a value and how many flows have it): a streamed
+// all-to-all has few distinct rates, and the counts give every summary (median included) exactly.
+// Results never depend on the thread count: flows are cut into fixed parts, each summed in flow
+// order, and parts are merged in order.
+#include <cstdint>
+#include <vector>
+
+#include "core/flows.hpp"
+#include "core/network.hpp"
+#include "core/progress.hpp"
+#include "core/routing.hpp"
+#include "core/stats.hpp"
+
+namespace interflow::flow {
+
+struct StreamedInput {
+  std::uint64_t seed = 1;                // the run seed (flow f's route uses its stream f)
+  double direct_endpoint_gbps = 100.0;   // rate of a path with no link (two endpoints of one router)
+  std::uint64_t buffer_bytes = 64ULL << 20;  // for the unfrozen variables of a pass
+  std::uint64_t max_distinct_values = 1ULL << 20;  // per part, of flow rates and of path lengths
+  Progress* progress = nullptr;
+};
+
+struct StreamedResult {
+  std::uint64_t flows = 0, flows_self = 0, flows_routed = 0, flows_unroutable = 0, path_variables = 0;
+  std::vector<Counted> flow_rate_gbps;  // over routed flows
+  std::vector<Counted> path_links;      // over routed flows (split-weighted mean path length)
+  std::vector<std::uint32_t> link_paths;  // per link: number of path variables crossing it
+  std::vector<double> link_load_gbps;     // per link: sum of the rates crossing it
+  std::uint32_t passes = 0;
+  std::vector<double> pass_seconds;           // per pass: wall time
+  std::vector<std::uint64_t> pass_flows;      // per pass: flows routed (those still open)
+  std::uint64_t levels = 0;               // links saturated by the passes
+  std::uint64_t residual_variables = 0;   // solved in memory after the last pass
+  std::uint64_t residual_steps = 0, residual_refreshes = 0;
+};
+
+class StreamedMaxMin {
+ public:
+  StreamedMaxMin(const Network& net, const PerFlowRouting& routing, const FlowStream& flows,
+                 const StreamedInput& input);
+  ~StreamedMaxMin();
+  StreamedResult run();
+
+  // Flows are cut into this many parts (fewer when the per-link sums of 16 would pass 512 MiB): fixed
+  // by the network alone, so results never depend on the thread count.
+  static constexpr std::size_t kMaxParts = 16;
+  static constexpr double kTie = 1e-12;       // relative: shares this close saturate in one pass
+
+ private:
+  struct Tally;  // counted values of one part
+  struct Part;   // one part's per-link sums, tallies and buffered unfrozen variables
+
+  void pass();
+  void stream_part(Part& part);
+  bool closed(std::uint64_t f) const { return (closed_[f >> 6] >> (f & 63)) & 1; }
+  void close(std::uint64_t f) { closed_[f >> 6] |= std::uint64_t{1} << (f & 63); }
+  void add_flow(Part& part, std::uint64_t f, const PathSink& sink);
+  void close_flow(Part& part, const PathSink& sink) const;
+  void open_flow(Part& part, const PathSink& sink) const;
+  void merge_parts();
+  bool buffer_complete() const;
+  void solve_buffered();
+  double capacity(std::size_t l) const;
+  void saturate_next_links();
+  void collect_tallies();
+
+  const Network& net_;
+  const PerFlowRouting& routing_;
+  const FlowStream& flows_;
+  StreamedInput in_;
+  std::vector<Part> parts_;
+  bool first_pass_ = true;
+  std::vector<std::uint64_t> closed_;  // per flow, a bit: closed (or self, or unroutable)
+  std::vector<double> level_;       // per link: +inf until it saturates
+  std::vector<double> load_, weight_;
+  std::vector<std::uint32_t> unfrozen_;
+  std::uint64_t open_flows_ = 0;    // flows of the last pass with an unfrozen variable
+  StreamedResult res_;
+};
+
+}  // namespace interflow::flow
