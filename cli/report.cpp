@@ -47,7 +47,61 @@ Json throughput_json(const flow::StaticMetrics& m) {
   return j;
 }
 
+Json memory_json(const StaticRun& run) {
+  const flow::MemoryEstimate& m = run.memory;
+  Json j = Json::object();
+  j["peak_bytes"] = m.peak();
+  j["process_bytes"] = m.process;
+  j["network_bytes"] = m.network;
+  j["flows_bytes"] = m.flow_set;
+  j["paths_bytes"] = m.paths;
+  j["routing_bytes"] = m.routing;
+  j["solver_bytes"] = m.solver;
+  j["results_bytes"] = m.results;
+  j["sampled_flows"] = m.sampled;
+  j["vars_per_flow"] = m.vars_per_flow;
+  j["links_per_flow"] = m.links_per_flow;
+  j["available_bytes"] = run.memory_available_bytes;
+  return j;
+}
+
+double mib(std::uint64_t bytes) { return static_cast<double>(bytes) / (1024.0 * 1024.0); }
+
 }  // namespace
+
+Json memory_estimate_summary(const StaticRun& run, const RunHeader& header) {
+  Json j = head_json(header);
+  j["flows"] = {{"total", run.memory.flows}, {"streamed", run.memory.streamed}};
+  j["memory_estimate"] = memory_json(run);
+  foot_json(j, {{"build", run.build_seconds}, {"pattern", run.pattern_seconds}, {"total", run.total_seconds}});
+  return j;
+}
+
+void print_memory_estimate(const StaticRun& run, const RunHeader& header, std::ostream& out) {
+  const flow::MemoryEstimate& m = run.memory;
+  print_head(out, header);
+  char line[512];
+  std::snprintf(line, sizeof line, "  %-34s%.1f MiB\n", "memory estimate (peak)", mib(m.peak()));
+  out << line;
+  std::snprintf(line, sizeof line,
+                "  %-34snetwork %.1f, flows %.1f, paths %.1f, then the largest of routing %.1f, solver %.1f, "
+                "results %.1f; program %.1f\n",
+                "  of which (MiB)", mib(m.network), mib(m.flow_set), mib(m.paths), mib(m.routing), mib(m.solver),
+                mib(m.results), mib(m.process));
+  out << line;
+  if (m.streamed)
+    std::snprintf(line, sizeof line, "  %-34s%llu flows, streamed (none held)\n", "flows",
+                  static_cast<unsigned long long>(m.flows));
+  else
+    std::snprintf(line, sizeof line, "  %-34s%llu flows; a sample of %llu: %.3g paths and %.4g links per flow\n",
+                  "flows", static_cast<unsigned long long>(m.flows), static_cast<unsigned long long>(m.sampled),
+                  m.vars_per_flow, m.links_per_flow);
+  out << line;
+  if (run.memory_available_bytes > 0) {
+    std::snprintf(line, sizeof line, "  %-34s%.1f MiB\n", "available (MemAvailable)", mib(run.memory_available_bytes));
+    out << line;
+  }
+}
 
 Json static_summary(const StaticRun& run, const RunHeader& header) {
   const flow::StaticMetrics& m = run.result.metrics;
@@ -69,6 +123,7 @@ Json static_summary(const StaticRun& run, const RunHeader& header) {
   j["link_utilisation"] = {{"mean", m.utilisation.mean}, {"max", m.utilisation.max}};
   j["solver_bottleneck_steps"] = m.solver_steps;
   j["solver_heap_refreshes"] = m.solver_refreshes;
+  j["memory_estimate"] = memory_json(run);
   j["stream"] = {{"streamed", run.streamed},
                  {"reason", run.stream_reason},
                  {"passes", m.stream_passes},
@@ -144,6 +199,7 @@ void print_static_summary(const StaticRun& run, const RunHeader& header, std::os
   row("paths per link min/mean/max", "%.6g / %.6g / %.6g", m.paths_per_link.min, m.paths_per_link.mean,
       m.paths_per_link.max);
   row("link utilisation mean/max", "%.4f / %.4f", m.utilisation.mean, m.utilisation.max);
+  row("memory estimate (peak)", "%.1f MiB", mib(run.memory.peak()));
   if (run.streamed)
     row("streamed solve", "%u passes, %llu links saturated by them, %llu variables solved in memory",
         m.stream_passes, static_cast<unsigned long long>(m.stream_levels),

@@ -13,5 +13,8 @@ Json static_summary(const StaticRun& run, const RunHeader& header);
 void write_links_csv(const StaticRun& run, std::ostream& out);
 void write_flows_csv(const StaticRun& run, std::ostream& out);
 void print_static_summary(const StaticRun& run, const RunHeader& header, std::ostream& out);
+// `--memory-estimate`: the run header and the estimate only.
+Json memory_estimate_summary(const StaticRun& run, const RunHeader& header);
+void print_memory_estimate(const StaticRun& run, const RunHeader& header, std::ostream& out);
 
 }  // namespace interflow::cli

@@ -27,20 +27,37 @@ Command add_static_command(CLI::App& app, const Plugins& plugins) {
       ->check(CLI::IsMember({"auto", "on", "off"}));
   t->real("--stream-buffer-mib", config->stream_buffer_mib,
           "streamed solve: memory for the flows still unfrozen after a pass, solved in memory when they fit", 0, 1e6);
+  auto memory_check = std::make_shared<std::string>("on");
+  t->text("--memory-check", *memory_check,
+          "on: refuse a run whose estimated memory exceeds what the machine has available; off: run it anyway")
+      ->check(CLI::IsMember({"on", "off"}));
+  auto estimate_only = std::make_shared<bool>(false);
+  t->output_flag("--memory-estimate", *estimate_only,
+                 "print the memory the run would need (and what is available) and stop before routing");
   t->add_out("write summary.json, links.csv and config.toml (and flows.csv) into this folder");
   t->output_flag("--flows-csv", *flows_csv, "with --out, also write flows.csv (one row per flow)");
   t->add_output_flags();
-  return Command{[&plugins, config, t, flows_csv]() {
+  return Command{[&plugins, config, t, flows_csv, memory_check, estimate_only]() {
     t->apply_config();
     t->refuse_unless("--flows-csv", !t->out_dir().empty(), "with --out DIR");
     t->refuse_together("--json", "--quiet", "--json prints the summary, --quiet prints nothing");
     config->progress = t->progress();
     config->per_flow_results = *flows_csv;
+    config->memory_check = *memory_check == "on";
+    config->memory_estimate_only = *estimate_only;
+    t->refuse_together("--memory-estimate", "--out", "--memory-estimate runs nothing, so it writes no result");
     const StaticRun run = run_static(plugins, *config);
     RunHeader header{"static", "static engine", config->network.seed, run.threads_used,
                      t->echo({{"routing", run.setup.routing_spec.text}}), {}};
     add_network(header, run.setup);
     add_plugin(header, "pattern", run.pattern_spec, run.pattern_params);
+    if (!run.solved) {
+      if (t->json())
+        write_json(std::cout, memory_estimate_summary(run, header));
+      else if (!t->quiet())
+        print_memory_estimate(run, header, std::cout);
+      return 0;
+    }
     const Json summary = static_summary(run, header);
     if (!t->out_dir().empty()) {
       const ResultsDir dir(t->out_dir());

@@ -1,5 +1,7 @@
 #include "cli/static_run.hpp"
 
+#include <cstdio>
+
 #include "core/error.hpp"
 #include "core/progress.hpp"
 #include "core/system.hpp"
@@ -36,6 +38,26 @@ std::unique_ptr<FlowStream> choose_stream(const StaticConfig& config, const work
   run.stream_reason = "all-to-all pattern, per-flow routing";
   run.pattern_report = report;
   return stream;
+}
+
+std::string gib(std::uint64_t bytes) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2f", static_cast<double>(bytes) / static_cast<double>(1ULL << 30));
+  return text;
+}
+
+// Refuses a run whose estimated peak exceeds the memory available, with the figures.
+void check_memory(const StaticConfig& config, const StaticRun& run) {
+  const flow::MemoryEstimate& m = run.memory;
+  if (!config.memory_check || run.memory_available_bytes == 0 || m.peak() <= run.memory_available_bytes) return;
+  std::string advice = m.streamed ? "use fewer endpoints or a smaller --stream-buffer-mib"
+                                  : "use fewer flows or a routing with fewer paths per flow";
+  if (!m.streamed && run.stream_reason.find("cannot be streamed") == std::string::npos)
+    advice += " (this all-to-all kind is held, not streamed: " + run.stream_reason + ")";
+  throw InputError("this run would need about " + gib(m.peak()) + " GiB (network " + gib(m.network) + ", flows " +
+                   gib(m.flow_set) + ", paths " + gib(m.paths) + ", solver " + gib(m.solver) + ", results " +
+                   gib(m.results) + "), more than the " + gib(run.memory_available_bytes) +
+                   " GiB available (MemAvailable): " + advice + "; --memory-check off runs it anyway");
 }
 
 }  // namespace
@@ -77,15 +99,26 @@ StaticRun run_static(const Plugins& plugins, const StaticConfig& config) {
   options.stream_buffer_bytes = static_cast<std::uint64_t>(config.stream_buffer_mib * static_cast<double>(1ULL << 20));
   if (stream) {
     run.pattern_seconds = clock.seconds();
-    run.result = engine.run(*stream, options);
+    run.memory = flow::estimate_streamed_run(net, *run.setup.routing, *stream, config.network.seed,
+                                             options.stream_buffer_bytes);
   } else {
     progress.phase("generating traffic");
     run.pattern_report = pattern->generate(ctx, run.flows);
     run.pattern_seconds = clock.seconds();
     if (run.flows.size() == 0)
       throw InputError("no flow to route: the pattern '" + run.pattern_spec.text + "' gives no flow on this network");
-    run.result = engine.run(run.flows, options);
+    progress.phase("estimating memory");
+    run.memory = flow::estimate_held_run(net, *run.setup.routing, run.flows, config.network.seed);
   }
+  run.memory_available_bytes = config.memory_available_bytes > 0 ? config.memory_available_bytes
+                                                                  : available_memory_bytes();
+  if (config.memory_estimate_only) {
+    run.total_seconds = total.seconds();
+    return run;
+  }
+  check_memory(config, run);
+  run.result = stream ? engine.run(*stream, options) : engine.run(run.flows, options);
+  run.solved = true;
   run.total_seconds = total.seconds();
   return run;
 }

@@ -7,6 +7,7 @@
 
 #include "cli/plugins.hpp"
 #include "cli/setup.hpp"
+#include "engine/flow/memory_estimate.hpp"
 #include "engine/flow/static_engine.hpp"
 #include "workloads/pattern.hpp"
 
@@ -28,6 +29,9 @@ struct StaticConfig {
   std::string stream = "auto";
   double stream_buffer_mib = 64;  // the streamed solve's buffer of unfrozen variables
   bool per_flow_results = false;  // flows.csv wanted: every flow must be held
+  bool memory_estimate_only = false;  // estimate the memory the run needs, and stop there
+  bool memory_check = true;           // refuse a run whose estimate exceeds the memory available
+  std::uint64_t memory_available_bytes = 0;  // 0: the machine's (MemAvailable); tests set their own
   bool progress = false;
 };
 
@@ -40,6 +44,9 @@ struct StaticRun {
   workloads::PatternReport pattern_report;
   bool streamed = false;        // flows generated on each pass, never held (`flows` is empty)
   std::string stream_reason;    // with --stream auto: why the run streamed or not
+  flow::MemoryEstimate memory;  // made before routing
+  std::uint64_t memory_available_bytes = 0;
+  bool solved = false;          // false after config.memory_estimate_only
   flow::StaticResult result;
   double build_seconds = 0;
   double pattern_seconds = 0;

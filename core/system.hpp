@@ -8,6 +8,10 @@ namespace interflow {
 // Peak resident set size of this process so far, in bytes (getrusage ru_maxrss).
 std::uint64_t peak_rss_bytes();
 
+// Memory the system can give a new run without swapping (MemAvailable of /proc/meminfo), in bytes;
+// 0 when it cannot be read.
+std::uint64_t available_memory_bytes();
+
 class Stopwatch {
  public:
   Stopwatch() : start_(std::chrono::steady_clock::now()) {}

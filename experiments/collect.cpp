@@ -50,7 +50,7 @@ static std::size_t text_width(const std::string& s) {
 
 bool is_resource(const std::string& name) {
   for (const char* prefix : {"time_s.", "build_seconds", "peak_rss_bytes", "simulation.events_per_second",
-                             "simulation.solve_share"})
+                             "simulation.solve_share", "stream.pass_seconds", "memory_estimate.available_bytes"})
     if (name.rfind(prefix, 0) == 0) return true;
   return false;
 }

@@ -146,11 +146,15 @@ StreamedMaxMin::StreamedMaxMin(const Network& net, const PerFlowRouting& routing
 
 StreamedMaxMin::~StreamedMaxMin() = default;
 
+std::size_t StreamedMaxMin::parts_for(std::size_t num_links) {
+  const std::uint64_t per_part = std::max<std::uint64_t>(1, num_links * kBytesPerLinkPerPart);
+  return std::clamp<std::size_t>(kPartsMemory / per_part, 1, kMaxParts);
+}
+
 StreamedResult StreamedMaxMin::run() {
   const std::size_t num_links = net_.num_links();
   const std::uint64_t n = flows_.size();
-  const std::uint64_t per_part = std::max<std::uint64_t>(1, num_links * kBytesPerLinkPerPart);
-  const std::size_t parts = std::clamp<std::size_t>(kPartsMemory / per_part, 1, kMaxParts);
+  const std::size_t parts = parts_for(num_links);
   parts_ = std::vector<Part>(parts);
   const std::uint64_t words = (n + 63) / 64;
   for (std::size_t p = 0; p < parts; ++p) {

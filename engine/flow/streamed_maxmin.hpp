@@ -74,6 +74,7 @@ class StreamedMaxMin {
   // Flows are cut into this many parts (fewer when the per-link sums of 16 would pass 512 MiB): fixed
   // by the network alone, so results never depend on the thread count.
   static constexpr std::size_t kMaxParts = 16;
+  static std::size_t parts_for(std::size_t num_links);
   static constexpr double kTie = 1e-12;       // relative: shares this close saturate in one pass
 
  private:

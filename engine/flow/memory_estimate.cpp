@@ -1,0 +1,107 @@
+#include "engine/flow/memory_estimate.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/random.hpp"
+#include "engine/flow/streamed_maxmin.hpp"
+
+namespace interflow::flow {
+
+namespace {
+
+// The program before any model: code, libraries, the allocator's arenas and thread stacks, as
+// measured by peak_rss_bytes on a tiny run (about 10 MiB), rounded up.
+constexpr std::uint64_t kProcessBytes = 16ULL << 20;
+
+std::uint64_t scaled(double per_flow, std::uint64_t flows) {
+  return static_cast<std::uint64_t>(std::ceil(per_flow * static_cast<double>(flows)));
+}
+
+// Path variables and links of a sample of flows spread evenly over the list; flow_at(f, set)
+// appends flow f to `set`.
+template <class FlowAt>
+void measure_paths(const Network& net, const Routing& routing, std::uint64_t n, FlowAt&& flow_at, std::uint64_t seed,
+                   MemoryEstimate& e) {
+  const std::uint64_t k = std::min<std::uint64_t>(n, kSample);
+  e.sampled = k;
+  if (k == 0) return;
+  FlowSet sample;
+  sample.reserve(k);
+  for (std::uint64_t i = 0; i < k; ++i) flow_at(i * n / k, sample);
+  std::uint64_t vars = 0, links = 0;
+  if (const auto* per_flow = dynamic_cast<const PerFlowRouting*>(&routing)) {
+    PathSink sink;
+    for (std::uint64_t i = 0; i < k; ++i) {
+      sink.clear();
+      sink.begin_flow();
+      if (sample.src[i] != sample.dst[i])
+        per_flow->route(net, sample.src[i], sample.dst[i], derive_seed(seed, Stream::Routing, i * n / k), sink);
+      sink.end_flow();
+      vars += sink.num_vars();
+      links += sink.num_links();
+    }
+  } else {  // routings that route flows together: route the sample as a list of its own
+    const PathTable table = routing.route_all(net, sample, RouteContext{seed, nullptr, ~std::uint64_t{0}});
+    vars = table.num_vars();
+    links = table.num_link_entries();
+  }
+  e.vars_per_flow = static_cast<double>(vars) / static_cast<double>(k);
+  e.links_per_flow = static_cast<double>(links) / static_cast<double>(k);
+}
+
+}  // namespace
+
+std::uint64_t MemoryEstimate::peak() const {
+  return process + network + flow_set + paths + std::max({routing, solver, results});
+}
+
+MemoryEstimate estimate_held_run(const Network& net, const Routing& routing, const FlowSet& flows,
+                                 std::uint64_t seed) {
+  MemoryEstimate e;
+  e.flows = flows.size();
+  e.process = kProcessBytes;
+  e.network = net.memory_bytes();
+  e.flow_set = flows.src.capacity() * sizeof(EndpointId) * 2 + flows.weight.capacity() * sizeof(float);
+  measure_paths(
+      net, routing, flows.size(), [&](std::uint64_t f, FlowSet& set) { set.add(flows.src[f], flows.dst[f]); }, seed,
+      e);
+  const std::uint64_t n = e.flows, v = scaled(e.vars_per_flow, n), entries = scaled(e.links_per_flow, n);
+  const std::uint64_t l = net.num_links();
+  // PathTable: 4 per link entry, 8 + 4 per variable (offset, split), 4 per flow.
+  e.paths = path_bytes(entries, v) + 4 * (n + 1);
+  // route_all: per-flow counts of variables and links while the table is filled.
+  e.routing = 8 * n;
+  // The engine's weights (8 per variable); the solver's rates, bottlenecks and frozen flags (13 per
+  // variable), its incidence (4 per entry), per-link counts, offsets, state and load (4 + 4 + 24 + 8)
+  // and its heap (16 per link, with room to grow by half).
+  e.solver = 8 * v + 13 * v + 4 * entries + 40 * l + 24 * l;
+  // After the solve: weights, rates and bottlenecks still alive; per flow rate, length and
+  // bottleneck (16) and the routed rates and lengths summarised (16); per link paths and load (12).
+  e.results = 20 * v + 32 * n + 12 * l;
+  return e;
+}
+
+MemoryEstimate estimate_streamed_run(const Network& net, const Routing& routing, const FlowStream& flows,
+                                     std::uint64_t seed, std::uint64_t buffer_bytes) {
+  MemoryEstimate e;
+  e.streamed = true;
+  e.flows = flows.size();
+  e.process = kProcessBytes;
+  e.network = net.memory_bytes();
+  measure_paths(
+      net, routing, e.flows, [&](std::uint64_t f, FlowSet& set) { flows.fill(f, f + 1, set); }, seed, e);
+  const std::uint64_t l = net.num_links();
+  const std::uint64_t parts = StreamedMaxMin::parts_for(net.num_links());
+  // What the buffer can hold at most: every flow open, with its links, variables and rate.
+  const std::uint64_t all_open = scaled(4 * e.links_per_flow + 16 * e.vars_per_flow + 36, e.flows);
+  const std::uint64_t buffer = std::min(buffer_bytes, all_open);
+  // Per part and link: closed and open loads, weights, unfrozen and path counts (32); merged sums,
+  // levels and counts (32 per link); the closed bitmap; the buffer, and the in-memory solve of what
+  // it holds (its incidence and working arrays, about twice the buffer, plus per-link state).
+  e.solver = parts * l * 32 + 32 * l + (e.flows + 63) / 64 * 8 + 3 * buffer + 64 * l;
+  e.results = 12 * l;
+  return e;
+}
+
+}  // namespace interflow::flow

@@ -1,0 +1,95 @@
+// The static run's memory estimate (engine/flow/memory_estimate.hpp): the sampled paths against the
+// path table a run really builds, the refusal of a run that cannot fit, and --memory-estimate
+// stopping before routing.
+#include <doctest/doctest.h>
+
+#include "tests/support/approx.hpp"
+
+#include <cmath>
+#include <string>
+
+#include "cli/static_run.hpp"
+#include "core/error.hpp"
+
+using namespace interflow;
+
+namespace {
+
+const cli::Plugins& plugins() {
+  static const cli::Plugins instance;
+  return instance;
+}
+
+cli::StaticConfig config(const std::string& topology, const std::string& routing, const std::string& pattern) {
+  cli::StaticConfig c;
+  c.network.topology = topology;
+  c.network.routing = routing;
+  c.pattern = pattern;
+  c.threads = 1;
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("memory estimate: the sampled paths scale to the path table the run builds") {
+  struct Case {
+    std::string topology, routing, pattern;
+  };
+  for (const Case& c : {Case{"torus:dims=16x16x16", "dor", "uniform:flows_per_endpoint=4"},
+                        Case{"fattree:k=8,n=3", "updown", "uniform:flows_per_endpoint=8"},  // multipath
+                        Case{"fattree:k=8,n=3", "random-up", "randperm"},
+                        Case{"torus:dims=12x12", "bfs", "uniform:flows_per_endpoint=40"}}) {  // routes flows together
+    INFO(c.topology << " " << c.routing << " " << c.pattern);
+    const cli::StaticRun run = cli::run_static(plugins(), config(c.topology, c.routing, c.pattern));
+    const flow::MemoryEstimate& m = run.memory;
+    REQUIRE(run.solved);
+    CHECK(!m.streamed);
+    CHECK(m.flows == run.result.metrics.flows);
+    CHECK(m.sampled == std::min<std::uint64_t>(m.flows, flow::kSample));
+    const double vars = static_cast<double>(run.result.paths.num_vars());
+    const double entries = static_cast<double>(run.result.paths.num_link_entries());
+    const double n = static_cast<double>(m.flows);
+    CHECK(m.vars_per_flow * n == approx(vars).epsilon(0.05));
+    CHECK(m.links_per_flow * n == approx(entries).epsilon(0.05));
+    // The path table's arrays, as counted by the estimate, against their real sizes.
+    CHECK(static_cast<double>(m.paths) ==
+          approx(static_cast<double>(path_bytes(run.result.paths.num_link_entries(), run.result.paths.num_vars()) +
+                                     4 * (run.result.paths.num_flows() + 1)))
+              .epsilon(0.05));
+    CHECK(m.network == run.setup.topology->network().memory_bytes());
+    CHECK(m.peak() > m.network + m.paths);
+  }
+}
+
+TEST_CASE("memory estimate: a streamed all-to-all needs a small fraction of the held one") {
+  cli::StaticConfig c = config("fattree:k=16,n=3", "dmodk", "alltoall");
+  c.memory_estimate_only = true;
+  c.stream = "off";
+  const cli::StaticRun held = cli::run_static(plugins(), c);
+  c.stream = "auto";
+  const cli::StaticRun streamed = cli::run_static(plugins(), c);
+  CHECK(!held.solved);
+  CHECK(!streamed.solved);
+  CHECK(streamed.memory.streamed);
+  CHECK(streamed.memory.paths == 0);
+  const std::uint64_t n = 4096;  // 16-ary 3-tree
+  CHECK(held.memory.flows == n * (n - 1));
+  CHECK(held.memory.vars_per_flow == 1);
+  CHECK(held.memory.paths - 4 * (held.memory.flows + 1) ==
+        path_bytes(static_cast<std::uint64_t>(std::ceil(held.memory.links_per_flow * n * (n - 1))), n * (n - 1)));
+  CHECK(streamed.memory.peak() - streamed.memory.process < (held.memory.peak() - held.memory.process) / 2);
+}
+
+TEST_CASE("memory estimate: a run that would not fit is refused with the figures unless the check is off") {
+  cli::StaticConfig c = config("torus:dims=16x16x16", "dor", "uniform:flows_per_endpoint=4");
+  c.memory_available_bytes = 1 << 20;
+  CHECK_THROWS_WITH_AS(cli::run_static(plugins(), c), doctest::Contains("GiB available (MemAvailable)"), InputError);
+  CHECK_THROWS_WITH_AS(cli::run_static(plugins(), c), doctest::Contains("--memory-check off"), InputError);
+  c.memory_check = false;
+  CHECK(cli::run_static(plugins(), c).solved);
+  c.memory_check = true;
+  c.memory_available_bytes = 64ULL << 30;
+  const cli::StaticRun fits = cli::run_static(plugins(), c);
+  CHECK(fits.solved);
+  CHECK(fits.memory_available_bytes == 64ULL << 30);
+}
