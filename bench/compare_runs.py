@@ -14,7 +14,7 @@ import math
 import os
 import sys
 
-SKIP_KEYS = {"time_s", "peak_rss_bytes", "events_per_second", "solve_share", "interflow_version", "threads",
+SKIP_KEYS = {"time_s", "peak_rss_bytes", "available_bytes", "pass_seconds", "events_per_second", "solve_share", "interflow_version", "threads",
              "run", "timings", "config_file", "command", "build_seconds", "distance_seconds", "total_s",
              "route_s", "solve_s", "build_s", "seconds", "wall_s"}
 

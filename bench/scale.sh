@@ -3,10 +3,14 @@
 # n-trees with d-mod-k, from about 1k to about 1M endpoints, uniform random traffic (one flow per
 # endpoint). Each configuration runs REPEAT times; the table gives the median wall time (from
 # /usr/bin/time -v), the median peak RSS, and the engine's own phase times of the median run.
-# Usage: bench/scale.sh [INTERFLOW_BINARY] [REPEAT]   (run by hand, not in CI)
+# With REACH = 10m, four networks of about ten million endpoints follow (a 6-D and a 3-D torus, two
+# fat trees): minutes each and up to 19 GiB (each run checks its memory estimate first).
+# Usage: bench/scale.sh [INTERFLOW_BINARY] [REPEAT] [REACH: 1m or 10m]   (run by hand, not in CI)
 set -euo pipefail
 bin=${1:-build/release/bin/interflow}
 repeat=${2:-3}
+reach=${3:-1m}
+case "$reach" in 1m | 10m) ;; *) echo "REACH must be 1m or 10m, not '$reach'" >&2; exit 2 ;; esac
 python=/usr/bin/python3
 [ -x "$python" ] || python=python3
 tmp=$(mktemp -d)
@@ -20,6 +24,10 @@ configs=(
   "fat tree|fattree:k=32,n=2"          "fat tree|fattree:k=16,n=3"          "fat tree|fattree:k=32,n=3"
   "fat tree|fattree:k=16,n=4"          "fat tree|fattree:k=16,n=5"          "fat tree|fattree:k=32,n=4"
 )
+if [ "$reach" = 10m ]; then
+  configs+=("6-D torus|torus:dims=16x16x16x16x16x10" "3-D torus|torus:dims=256x256x160"
+            "fat tree|fattree:k=216,n=3" "fat tree|fattree:k=56,n=4")
+fi
 
 echo "| family | topology | endpoints | wall s (median of $repeat) | peak RSS MiB | build s | route s | solve s | non-restricted (norm.) | restricted (norm.) |"
 echo "|---|---|---|---|---|---|---|---|---|---|"

@@ -2,6 +2,7 @@
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
+#include <tbb/partitioner.h>
 #include <tbb/task_arena.h>
 
 #include <algorithm>
@@ -46,6 +47,74 @@ void transpose(const MaxMinInput& in, std::size_t num_links, std::vector<std::ui
   for_each_part([&](LinkId l, std::uint32_t v) { link_vars[cursor[l]++] = v; });
 }
 
+// Per-link state packed together: freezing a variable touches every link of its path, and one
+// cache line per link is far cheaper than one per array.
+struct LinkState {
+  double load;        // sum of the rates of frozen variables crossing the link
+  double weight_sum;  // of the unfrozen variables crossing the link
+  std::uint32_t unfrozen;
+  std::uint32_t dirty;  // changed since its heap key was computed
+};
+
+// Applies the variables frozen at one bottleneck to the links they cross. With W workers the links
+// are cut into W contiguous ranges and each worker reads every frozen variable's path, in freezing
+// order, updating only the links of its own range: each link so receives its updates in exactly
+// the order one worker would apply them, and the sums are bit-identical for any thread count. The
+// updates are random accesses to a large array (a cache miss each), so W workers take about 1/W of
+// the time; a step with fewer than kParallelUpdates updates is applied by the caller alone, as
+// handing it out would cost more than it saves.
+class LinkUpdater {
+ public:
+  static constexpr std::uint64_t kParallelUpdates = 128;
+
+  explicit LinkUpdater(std::size_t num_links)
+      : num_links_(num_links),
+        workers_(std::clamp<std::size_t>(static_cast<std::size_t>(tbb::this_task_arena::max_concurrency()), 1, 8)) {}
+  void clear() {
+    vars_.clear();
+    updates_ = 0;
+  }
+  void add(std::uint32_t v, std::uint64_t path_length) {
+    vars_.push_back(v);
+    updates_ += path_length;
+  }
+  template <class States>
+  void apply(const MaxMinInput& in, const std::vector<double>& rate, States& link) const {
+    if (workers_ == 1 || updates_ < kParallelUpdates) {
+      apply_range(in, rate, link, 0, static_cast<LinkId>(num_links_));
+      return;
+    }
+    tbb::parallel_for(
+        std::size_t{0}, workers_,
+        [&](std::size_t w) {
+          apply_range(in, rate, link, static_cast<LinkId>(num_links_ * w / workers_),
+                      static_cast<LinkId>(num_links_ * (w + 1) / workers_));
+        },
+        tbb::static_partitioner());
+  }
+
+ private:
+  template <class States>
+  void apply_range(const MaxMinInput& in, const std::vector<double>& rate, States& link, LinkId lo, LinkId hi) const {
+    for (std::uint32_t v : vars_) {
+      const double r = rate[v], w = in.weight[v];
+      for (std::uint64_t j = in.var_offsets[v]; j < in.var_offsets[v + 1]; ++j) {
+        const LinkId l = in.links[j];
+        if (l < lo || l >= hi) continue;
+        LinkState& m = link[l];
+        m.load += r;
+        m.weight_sum -= w;
+        m.dirty = 1;
+        if (--m.unfrozen == 0) m.weight_sum = 0;  // avoid drift when a link empties
+      }
+    }
+  }
+
+  std::size_t num_links_, workers_;
+  std::vector<std::uint32_t> vars_;
+  std::uint64_t updates_ = 0;
+};
+
 }  // namespace
 
 void MaxMinSolver::run(const MaxMinInput& in) {
@@ -65,14 +134,6 @@ void MaxMinSolver::run(const MaxMinInput& in) {
   transpose(in, num_links, link_paths_, link_first, link_vars);
   using Range = tbb::blocked_range<std::size_t>;
 
-  // Per-link state packed together: freezing a variable touches every link of its path, and one
-  // cache line per link is far cheaper than one per array.
-  struct LinkState {
-    double load;        // sum of the rates of frozen variables crossing the link
-    double weight_sum;  // of the unfrozen variables crossing the link
-    std::uint32_t unfrozen;
-    std::uint32_t dirty;  // changed since its heap key was computed
-  };
   std::vector<LinkState> link(num_links);
   tbb::parallel_for(Range(0, num_links, kGrain), [&](const Range& r) {
     for (std::size_t l = r.begin(); l < r.end(); ++l) {
@@ -101,6 +162,7 @@ void MaxMinSolver::run(const MaxMinInput& in) {
     if (link[l].unfrozen > 0) heap.push(share_of(l), static_cast<LinkId>(l));
 
   std::uint64_t frozen_count = 0;
+  LinkUpdater updater(num_links);
   while (!heap.empty()) {
     double key;
     LinkId l;
@@ -115,22 +177,17 @@ void MaxMinSolver::run(const MaxMinInput& in) {
     // l is a true bottleneck: every other link's share is at least its key >= this key.
     if ((++steps_ & 1023) == 0 && in.progress) in.progress->store(frozen_count, std::memory_order_relaxed);
     const double level = key;
+    updater.clear();
     for (std::uint64_t i = link_first[l]; i < link_first[l + 1]; ++i) {
       const std::uint32_t v = link_vars[i];
       if (frozen[v]) continue;
       frozen[v] = 1;
       ++frozen_count;
-      const double r = in.weight[v] * level;
-      rate_[v] = r;
+      rate_[v] = in.weight[v] * level;
       bottleneck_[v] = l;
-      for (std::uint64_t j = in.var_offsets[v]; j < in.var_offsets[v + 1]; ++j) {
-        LinkState& m = link[in.links[j]];
-        m.load += r;
-        m.weight_sum -= in.weight[v];
-        m.dirty = 1;
-        if (--m.unfrozen == 0) m.weight_sum = 0;  // avoid drift when a link empties
-      }
+      updater.add(v, in.var_offsets[v + 1] - in.var_offsets[v]);
     }
+    updater.apply(in, rate_, link);
   }
   link_load_.resize(num_links);
   for (std::size_t l = 0; l < num_links; ++l) link_load_[l] = link[l].load;

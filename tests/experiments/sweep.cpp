@@ -56,6 +56,8 @@ Json results_of(const fs::path& summary) {
   for (const char* key : {"time_s", "peak_rss_bytes", "build_seconds"}) j.erase(key);
   if (j.contains("simulation"))
     for (const char* key : {"events_per_second", "solve_share"}) j["simulation"].erase(key);
+  if (j.contains("memory_estimate")) j["memory_estimate"].erase("available_bytes");
+  if (j.contains("stream")) j["stream"].erase("pass_seconds");
   return j;
 }
 
