@@ -23,7 +23,9 @@ std::uint64_t scaled(double per_flow, std::uint64_t flows) {
 template <class FlowAt>
 void measure_paths(const Network& net, const Routing& routing, std::uint64_t n, FlowAt&& flow_at, std::uint64_t seed,
                    MemoryEstimate& e) {
-  const std::uint64_t k = std::min<std::uint64_t>(n, kSample);
+  // Routings that route flows together (a search per destination) cost far more per flow: fewer.
+  const bool per_flow_routing = dynamic_cast<const PerFlowRouting*>(&routing) != nullptr;
+  const std::uint64_t k = std::min<std::uint64_t>(n, per_flow_routing ? kSample : kSampleTogether);
   e.sampled = k;
   if (k == 0) return;
   FlowSet sample;

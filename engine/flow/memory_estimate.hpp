@@ -4,8 +4,8 @@
 // cannot fit is refused at once with the figures instead of being killed (or swapping) later.
 // manual/static-engine.md, "Memory".
 //
-// The flows' paths are the unknown: a sample of at most kSample flows spread evenly over the flow
-// list is routed (with each flow's own random stream where the routing routes flows one at a time),
+// The flows' paths are the unknown: a sample of at most kSample flows (kSampleTogether for routings
+// that search per destination, such as bfs) spread evenly over the flow list is routed (with each flow's own random stream where the routing routes flows one at a time),
 // and the mean number of path variables and links per flow scales to the whole list. Everything
 // else is counted from the sizes of the arrays the engine allocates (static_engine.cpp,
 // maxmin.cpp, routing.cpp, streamed_maxmin.cpp), phase by phase; the peak is what is alive in the
@@ -36,7 +36,8 @@ struct MemoryEstimate {
   std::uint64_t peak() const;
 };
 
-constexpr std::uint64_t kSample = 4096;
+constexpr std::uint64_t kSample = 4096;          // flows sampled for a routing that routes flows one at a time
+constexpr std::uint64_t kSampleTogether = 64;    // for one that routes them together (a search per destination)
 
 // A run that holds its flows (StaticEngine::run on a FlowSet).
 MemoryEstimate estimate_held_run(const Network& net, const Routing& routing, const FlowSet& flows,

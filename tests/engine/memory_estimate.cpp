@@ -45,7 +45,7 @@ TEST_CASE("memory estimate: the sampled paths scale to the path table the run bu
     REQUIRE(run.solved);
     CHECK(!m.streamed);
     CHECK(m.flows == run.result.metrics.flows);
-    CHECK(m.sampled == std::min<std::uint64_t>(m.flows, flow::kSample));
+    CHECK(m.sampled == std::min<std::uint64_t>(m.flows, c.routing == "bfs" ? flow::kSampleTogether : flow::kSample));
     const double vars = static_cast<double>(run.result.paths.num_vars());
     const double entries = static_cast<double>(run.result.paths.num_link_entries());
     const double n = static_cast<double>(m.flows);
