@@ -40,6 +40,16 @@ std::unique_ptr<FlowStream> choose_stream(const StaticConfig& config, const work
   return stream;
 }
 
+flow::StaticOptions engine_options(const StaticConfig& config, Progress& progress) {
+  flow::StaticOptions options;
+  options.seed = config.network.seed;
+  options.direct_endpoint_gbps = config.network.links.endpoint_gbps;
+  options.progress = &progress;
+  options.max_path_bytes = static_cast<std::uint64_t>(config.max_path_memory_gib * static_cast<double>(1ULL << 30));
+  options.stream_buffer_bytes = static_cast<std::uint64_t>(config.stream_buffer_mib * static_cast<double>(1ULL << 20));
+  return options;
+}
+
 std::string gib(std::uint64_t bytes) {
   char text[32];
   std::snprintf(text, sizeof text, "%.2f", static_cast<double>(bytes) / static_cast<double>(1ULL << 30));
@@ -91,12 +101,7 @@ StaticRun run_static(const Plugins& plugins, const StaticConfig& config) {
   const flow::StaticEngine engine(net, *run.setup.routing);
   const std::unique_ptr<FlowStream> stream = choose_stream(config, *pattern, engine, ctx, run);
 
-  flow::StaticOptions options;
-  options.seed = config.network.seed;
-  options.direct_endpoint_gbps = config.network.links.endpoint_gbps;
-  options.progress = &progress;
-  options.max_path_bytes = static_cast<std::uint64_t>(config.max_path_memory_gib * static_cast<double>(1ULL << 30));
-  options.stream_buffer_bytes = static_cast<std::uint64_t>(config.stream_buffer_mib * static_cast<double>(1ULL << 20));
+  const flow::StaticOptions options = engine_options(config, progress);
   if (stream) {
     run.pattern_seconds = clock.seconds();
     run.memory = flow::estimate_streamed_run(net, *run.setup.routing, *stream, config.network.seed,
