@@ -82,7 +82,15 @@ class RadixHeap {
     std::uint64_t smallest = std::numeric_limits<std::uint64_t>::max();
     for (const Entry& e : buckets_[i]) smallest = e.bits < smallest ? e.bits : smallest;
     last_ = smallest;
-    // Every entry of bucket i lands in a lower bucket relative to the new last key.
+    // Every entry of bucket i lands in a lower bucket relative to the new last key. A large bucket
+    // (the whole heap, at the first pop) is counted out first, so that each lower bucket grows once
+    // to its exact size instead of doubling: less copying, and no capacity left unused.
+    if (buckets_[i].size() >= kCountAbove) {
+      std::size_t count[65] = {};
+      for (const Entry& e : buckets_[i]) ++count[bucket_of(e.bits)];
+      for (std::size_t b = 0; b < i; ++b)
+        if (count[b] > 0) buckets_[b].reserve(buckets_[b].size() + count[b]);
+    }
     for (const Entry& e : buckets_[i]) put(e);
     // Free the emptied bucket: the entries now live in lower buckets, and keeping every bucket's
     // high-water capacity would hold several copies of the whole heap.
@@ -92,6 +100,7 @@ class RadixHeap {
       std::vector<Entry>().swap(buckets_[i]);
   }
 
+  static constexpr std::size_t kCountAbove = 1 << 16;
   std::vector<Entry> buckets_[65];
   std::uint64_t last_ = 0;
   std::uint64_t occupied_ = 0;  // bit b - 1: bucket b (1..64) is not empty

@@ -51,3 +51,32 @@ TEST_CASE("radix heap: pops the keys a binary heap pops under monotone use") {
     }
   }
 }
+
+TEST_CASE("radix heap: a bucket of more than 65536 entries is redistributed in key order") {
+  // The first pop redistributes the whole heap at once (counted out and reserved first above 2^16
+  // entries); the order must be the binary heap's all the same.
+  RadixHeap<std::uint32_t> heap;
+  std::priority_queue<double, std::vector<double>, std::greater<>> reference;
+  Rng rng(11);
+  for (std::uint32_t i = 0; i < 200000; ++i) {
+    const double key = rng.below(4) == 0 ? 1.0 : 1e3 * rng.uniform() + 1e-3;
+    heap.push(key, i);
+    reference.push(key);
+  }
+  std::uint64_t popped = 0;
+  while (!reference.empty()) {
+    double key;
+    std::uint32_t value;
+    heap.pop(key, value);
+    REQUIRE(key == reference.top());
+    reference.pop();
+    if (++popped % 50000 == 0 && popped <= 150000) {  // pushes at or above the last key, between large refills
+      for (int k = 0; k < 100000; ++k) {
+        const double more = key + 10 * rng.uniform();
+        heap.push(more, 0);
+        reference.push(more);
+      }
+    }
+  }
+  CHECK(heap.empty());
+}
