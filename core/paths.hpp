@@ -6,6 +6,7 @@
 #include <span>
 #include <vector>
 
+#include "core/fill_later.hpp"
 #include "core/types.hpp"
 
 namespace interflow {
@@ -34,7 +35,7 @@ class PathTable {
   friend class PathTableBuilder;
   std::vector<std::uint32_t> flow_first_var_{0};
   std::vector<std::uint64_t> var_first_link_{0};
-  std::vector<LinkId> links_;
+  FillLaterVector<LinkId> links_;  // allocate() leaves it unwritten: store() fills every entry
   std::vector<float> split_;
 };
 

@@ -10,6 +10,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "core/fill_later.hpp"
 #include "core/radix_heap.hpp"
 
 namespace interflow::maxmin {
@@ -25,7 +26,7 @@ constexpr std::size_t kGrain = 1 << 14;  // work items per parallel task
 // no cache line is shared between threads and no atomic is needed; the price is one scan of the
 // paths per part. (The atomic scatter this replaces spent half of a 1M-endpoint torus run there.)
 void transpose(const MaxMinInput& in, std::size_t num_links, std::vector<std::uint32_t>& link_paths,
-               std::vector<std::uint32_t>& link_first, std::vector<std::uint32_t>& link_vars) {
+               std::vector<std::uint32_t>& link_first, FillLaterVector<std::uint32_t>& link_vars) {
   const std::size_t num_vars = in.weight.size();
   const std::size_t parts =
       std::clamp<std::size_t>(static_cast<std::size_t>(tbb::this_task_arena::max_concurrency()), 1, 64);
@@ -42,7 +43,7 @@ void transpose(const MaxMinInput& in, std::size_t num_links, std::vector<std::ui
   for_each_part([&](LinkId l, std::uint32_t) { ++link_paths[l]; });
   link_first.assign(num_links + 1, 0);
   for (std::size_t l = 0; l < num_links; ++l) link_first[l + 1] = link_first[l] + link_paths[l];
-  link_vars.resize(in.links.size());
+  link_vars.resize(in.links.size());  // not zeroed: the second scan writes every entry
   std::vector<std::uint32_t> cursor(link_first.begin(), link_first.end() - 1);
   for_each_part([&](LinkId l, std::uint32_t v) { link_vars[cursor[l]++] = v; });
 }
@@ -130,11 +131,12 @@ void MaxMinSolver::run(const MaxMinInput& in) {
   for (std::uint32_t v = 0; v < num_vars; ++v)
     if (!(in.weight[v] > 0)) throw std::invalid_argument("maxmin: weights must be positive");
 
-  std::vector<std::uint32_t> link_first, link_vars;
+  std::vector<std::uint32_t> link_first;
+  FillLaterVector<std::uint32_t> link_vars;
   transpose(in, num_links, link_paths_, link_first, link_vars);
   using Range = tbb::blocked_range<std::size_t>;
 
-  std::vector<LinkState> link(num_links);
+  FillLaterVector<LinkState> link(num_links);  // not zeroed: every entry is written below
   tbb::parallel_for(Range(0, num_links, kGrain), [&](const Range& r) {
     for (std::size_t l = r.begin(); l < r.end(); ++l) {
       auto first = link_vars.begin() + link_first[l];
