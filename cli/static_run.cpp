@@ -14,14 +14,13 @@ namespace {
 std::unique_ptr<FlowStream> choose_stream(const StaticConfig& config, const workloads::Pattern& pattern,
                                           const flow::StaticEngine& engine, const workloads::PatternContext& ctx,
                                           StaticRun& run) {
-  if (config.stream == "off") {
-    run.stream_reason = "--stream off";
-    return nullptr;
-  }
   workloads::PatternReport report;
   auto stream = pattern.stream(ctx, report);
+  run.pattern_streams = stream != nullptr;
   std::string why_not;
-  if (!stream)
+  if (config.stream == "off")
+    why_not = "--stream off";
+  else if (!stream)
     why_not = "the pattern '" + run.pattern_spec.name + "' cannot be streamed (only all-to-all kinds can)";
   else if (!engine.can_stream())
     why_not = "the routing '" + run.setup.routing_spec.name + "' routes flows together, not one at a time";
@@ -62,7 +61,7 @@ void check_memory(const StaticConfig& config, const StaticRun& run) {
   if (!config.memory_check || run.memory_available_bytes == 0 || m.peak() <= run.memory_available_bytes) return;
   std::string advice = m.streamed ? "use fewer endpoints or a smaller --stream-buffer-mib"
                                   : "use fewer flows or a routing with fewer paths per flow";
-  if (!m.streamed && run.stream_reason.find("cannot be streamed") == std::string::npos)
+  if (!m.streamed && run.pattern_streams)
     advice += " (this all-to-all kind is held, not streamed: " + run.stream_reason + ")";
   throw InputError("this run would need about " + gib(m.peak()) + " GiB (network " + gib(m.network) + ", flows " +
                    gib(m.flow_set) + ", paths " + gib(m.paths) + ", solver " + gib(m.solver) + ", results " +

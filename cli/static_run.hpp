@@ -43,6 +43,7 @@ struct StaticRun {
   FlowSet flows;
   workloads::PatternReport pattern_report;
   bool streamed = false;        // flows generated on each pass, never held (`flows` is empty)
+  bool pattern_streams = false; // the pattern has a stream (it may still be held: see stream_reason)
   std::string stream_reason;    // with --stream auto: why the run streamed or not
   flow::MemoryEstimate memory;  // made before routing
   std::uint64_t memory_available_bytes = 0;

@@ -93,12 +93,9 @@ StaticResult StaticEngine::run(const FlowSet& flows, const StaticOptions& option
   m.path_links = summarize(routed_lengths, false);
   routed_rates = {};
   routed_lengths = {};
-  m.aggregate_nonrestricted_gbps = m.rate_gbps.sum;
-  m.aggregate_restricted_gbps = static_cast<double>(m.flows_routed) * m.rate_gbps.min;
-
   result.link_paths = solver.take_link_paths();
   result.link_load_gbps = solver.take_link_load();
-  add_link_metrics(result, options);
+  add_shared_metrics(result, options);
   return result;
 }
 
@@ -126,8 +123,6 @@ StaticResult StaticEngine::run(const FlowStream& flows, const StaticOptions& opt
   m.rate_gbps = summarize_counted(s.flow_rate_gbps);
   m.path_links = summarize_counted(s.path_links);
   m.path_links.median = 0;  // as in the held run, which does not compute it
-  m.aggregate_nonrestricted_gbps = m.rate_gbps.sum;
-  m.aggregate_restricted_gbps = static_cast<double>(m.flows_routed) * m.rate_gbps.min;
   m.solve_seconds = clock.seconds();  // routing is part of every pass
   m.solver_steps = s.levels + s.residual_steps;
   m.solver_refreshes = s.residual_refreshes;
@@ -138,13 +133,15 @@ StaticResult StaticEngine::run(const FlowStream& flows, const StaticOptions& opt
   m.stream_pass_flows = s.pass_flows;
   result.link_paths = std::move(s.link_paths);
   result.link_load_gbps = std::move(s.link_load_gbps);
-  add_link_metrics(result, options);
+  add_shared_metrics(result, options);
   return result;
 }
 
-void StaticEngine::add_link_metrics(StaticResult& result, const StaticOptions& options) const {
-  // Per-link results.
+void StaticEngine::add_shared_metrics(StaticResult& result, const StaticOptions& options) const {
   StaticMetrics& m = result.metrics;
+  m.aggregate_nonrestricted_gbps = m.rate_gbps.sum;
+  m.aggregate_restricted_gbps = static_cast<double>(m.flows_routed) * m.rate_gbps.min;
+  // Per-link results.
   const std::uint32_t num_links = net_.num_links();
   std::vector<double> counts, utilisation;
   counts.reserve(num_links);

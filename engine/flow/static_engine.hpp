@@ -89,8 +89,9 @@ class StaticEngine {
   StaticResult run(const FlowStream& flows, const StaticOptions& options) const;
 
  private:
-  // Per-link and per-endpoint metrics, from link_paths and link_load_gbps.
-  void add_link_metrics(StaticResult& result, const StaticOptions& options) const;
+  // What both kinds of run derive alike: the aggregates from the rate summary, and the per-link and
+  // per-endpoint metrics from link_paths and link_load_gbps.
+  void add_shared_metrics(StaticResult& result, const StaticOptions& options) const;
 
   const Network& net_;
   const Routing& routing_;

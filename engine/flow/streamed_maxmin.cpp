@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <cstring>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -94,7 +93,8 @@ struct StreamedMaxMin::Part {
   std::vector<double> open_load, weight;  // per link, this pass: frozen variables of open flows; unfrozen weights
   std::vector<std::uint32_t> unfrozen, paths;  // per link: unfrozen variables (this pass), all variables
   Tally rates, lengths;                // of closed flows
-  std::uint64_t self = 0, routed = 0, unroutable = 0, vars = 0, open = 0;
+  std::uint64_t self = 0, routed = 0, unroutable = 0, vars = 0;
+  std::uint64_t open_at_start = 0, open = 0;  // flows open when this pass began, and after it
   // The unfrozen variables of this pass, in flow order (links as CSR, weights), and per open flow
   // the rate of its frozen variables, its length and its number of unfrozen variables.
   std::vector<std::uint64_t> var_offsets{0};
@@ -196,19 +196,19 @@ void StreamedMaxMin::pass() {
     in_.progress->phase("streamed solve, pass " + std::to_string(res_.passes) + ": flows", flows_.size());
   const std::size_t num_links = net_.num_links();
   const Stopwatch clock;
-  std::uint64_t open = 0;
-  for (std::uint64_t w : closed_) open += static_cast<std::uint64_t>(64 - std::popcount(w));
   tbb::parallel_for(std::size_t{0}, parts_.size(), [&](std::size_t p) {
     Part& part = parts_[p];
     part.start_pass(num_links, first_pass_);
-    // A part whose open flows could not fit its buffer even with no link each does not try.
-    std::uint64_t part_open = 0;
+    part.open_at_start = 0;
     for (std::uint64_t w = part.first / 64; w < (part.last + 63) / 64; ++w)
-      part_open += static_cast<std::uint64_t>(64 - std::popcount(closed_[w]));
-    if (part_open * kMinBufferedFlowBytes > part.buffer_limit) part.drop_buffer();
+      part.open_at_start += static_cast<std::uint64_t>(64 - std::popcount(closed_[w]));
+    // A part whose open flows could not fit its buffer even with no link each does not try.
+    if (part.open_at_start * kMinBufferedFlowBytes > part.buffer_limit) part.drop_buffer();
     stream_part(part);
   });
   res_.pass_seconds.push_back(clock.seconds());
+  std::uint64_t open = 0;
+  for (const Part& part : parts_) open += part.open_at_start;
   res_.pass_flows.push_back(open);
 }
 
@@ -269,41 +269,18 @@ void StreamedMaxMin::add_flow(Part& part, std::uint64_t f, const PathSink& sink)
     part.var_level[v] = level;
     all_frozen = all_frozen && level < kInf;
   }
-  if (all_frozen) {
-    close_flow(part, sink);
-    close(f);
-  } else {
-    open_flow(part, sink);
-  }
+  settle_flow(part, sink, all_frozen);
+  if (all_frozen) close(f);
 }
 
-// A flow whose variables are all frozen: its rate and length are final, its loads added for good.
-void StreamedMaxMin::close_flow(Part& part, const PathSink& sink) const {
+// A routed flow's variables, with their levels in part.var_level. Closed (every variable frozen):
+// its rates load its links for good and its rate and length are final. Open: its frozen variables
+// load their links for this pass only, its unfrozen ones add their weights, and it is buffered while
+// the part's buffer has room.
+void StreamedMaxMin::settle_flow(Part& part, const PathSink& sink, bool closed) const {
   const auto lengths = sink.var_lengths();
   const LinkId* next = sink.links().data();
-  double rate = 0, length = 0;
-  for (std::size_t v = 0; v < lengths.size(); ++v) {
-    const double split = sink.splits()[v];
-    length += split * static_cast<double>(lengths[v]);
-    if (lengths[v] == 0) {
-      rate += split * in_.direct_endpoint_gbps;  // two endpoints of one router
-      continue;
-    }
-    const double r = split * part.var_level[v];
-    rate += r;
-    for (std::uint32_t i = 0; i < lengths[v]; ++i) part.closed_load[next[i]] += r;
-    next += lengths[v];
-  }
-  part.rates.add(rate);
-  part.lengths.add(length);
-}
-
-// A flow with an unfrozen variable: its frozen variables load their links for this pass, its
-// unfrozen ones add their weights, and it is buffered while the part's buffer has room.
-void StreamedMaxMin::open_flow(Part& part, const PathSink& sink) const {
-  ++part.open;
-  const auto lengths = sink.var_lengths();
-  const LinkId* next = sink.links().data();
+  std::vector<double>& load = closed ? part.closed_load : part.open_load;
   double rate = 0, length = 0;
   std::uint32_t unfrozen = 0;
   for (std::size_t v = 0; v < lengths.size(); ++v) {
@@ -312,11 +289,11 @@ void StreamedMaxMin::open_flow(Part& part, const PathSink& sink) const {
     next += lengths[v];
     length += split * static_cast<double>(links.size());
     if (links.empty()) {
-      rate += split * in_.direct_endpoint_gbps;
+      rate += split * in_.direct_endpoint_gbps;  // two endpoints of one router: not limited by the network
     } else if (part.var_level[v] < kInf) {
       const double r = split * part.var_level[v];
       rate += r;
-      for (LinkId l : links) part.open_load[l] += r;
+      for (LinkId l : links) load[l] += r;
     } else {
       for (LinkId l : links) part.weight[l] += split;
       if (!first_pass_)  // on the first, every variable is unfrozen: the counts are `paths`
@@ -329,6 +306,12 @@ void StreamedMaxMin::open_flow(Part& part, const PathSink& sink) const {
       }
     }
   }
+  if (closed) {
+    part.rates.add(rate);
+    part.lengths.add(length);
+    return;
+  }
+  ++part.open;
   if (part.overflow) return;
   part.open_rate.push_back(rate);
   part.open_length.push_back(length);

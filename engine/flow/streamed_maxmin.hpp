@@ -86,8 +86,7 @@ class StreamedMaxMin {
   bool closed(std::uint64_t f) const { return (closed_[f >> 6] >> (f & 63)) & 1; }
   void close(std::uint64_t f) { closed_[f >> 6] |= std::uint64_t{1} << (f & 63); }
   void add_flow(Part& part, std::uint64_t f, const PathSink& sink);
-  void close_flow(Part& part, const PathSink& sink) const;
-  void open_flow(Part& part, const PathSink& sink) const;
+  void settle_flow(Part& part, const PathSink& sink, bool closed) const;
   void merge_parts();
   bool buffer_complete() const;
   void solve_buffered();

@@ -56,6 +56,7 @@ struct LinkState {
   std::uint32_t unfrozen;
   std::uint32_t dirty;  // changed since its heap key was computed
 };
+using LinkStates = FillLaterVector<LinkState>;
 
 // Applies the variables frozen at one bottleneck to the links they cross. With W workers the links
 // are cut into W contiguous ranges and each worker reads every frozen variable's path, in freezing
@@ -79,8 +80,7 @@ class LinkUpdater {
     vars_.push_back(v);
     updates_ += path_length;
   }
-  template <class States>
-  void apply(const MaxMinInput& in, const std::vector<double>& rate, States& link) const {
+  void apply(const MaxMinInput& in, const std::vector<double>& rate, LinkStates& link) const {
     if (workers_ == 1 || updates_ < kParallelUpdates) {
       apply_range(in, rate, link, 0, static_cast<LinkId>(num_links_));
       return;
@@ -95,8 +95,8 @@ class LinkUpdater {
   }
 
  private:
-  template <class States>
-  void apply_range(const MaxMinInput& in, const std::vector<double>& rate, States& link, LinkId lo, LinkId hi) const {
+  void apply_range(const MaxMinInput& in, const std::vector<double>& rate, LinkStates& link, LinkId lo,
+                   LinkId hi) const {
     for (std::uint32_t v : vars_) {
       const double r = rate[v], w = in.weight[v];
       for (std::uint64_t j = in.var_offsets[v]; j < in.var_offsets[v + 1]; ++j) {
@@ -136,7 +136,7 @@ void MaxMinSolver::run(const MaxMinInput& in) {
   transpose(in, num_links, link_paths_, link_first, link_vars);
   using Range = tbb::blocked_range<std::size_t>;
 
-  FillLaterVector<LinkState> link(num_links);  // not zeroed: every entry is written below
+  LinkStates link(num_links);  // not zeroed: every entry is written below
   tbb::parallel_for(Range(0, num_links, kGrain), [&](const Range& r) {
     for (std::size_t l = r.begin(); l < r.end(); ++l) {
       auto first = link_vars.begin() + link_first[l];

@@ -12,23 +12,34 @@
 
 using namespace interflow;
 
+namespace {
+
+using Reference = std::priority_queue<double, std::vector<double>, std::greater<>>;
+
+// Pops one entry from each and requires the same key; returns it.
+double pop_both(RadixHeap<std::uint32_t>& heap, Reference& reference) {
+  double key;
+  std::uint32_t value;
+  heap.pop(key, value);
+  REQUIRE(key == reference.top());
+  reference.pop();
+  return key;
+}
+
+}  // namespace
+
 TEST_CASE("radix heap: pops the keys a binary heap pops under monotone use") {
   for (const bool keep : {false, true}) {
     RadixHeap<std::uint32_t> heap(keep);
     Rng rng(7);
     for (int round = 0; round < 50; ++round) {
       heap.clear();
-      std::priority_queue<double, std::vector<double>, std::greater<>> reference;
+      Reference reference;
       double last = 0;
       std::uint32_t id = 0;
       for (int step = 0; step < 400; ++step) {
         if (!reference.empty() && rng.below(3) == 0) {
-          double key;
-          std::uint32_t value;
-          heap.pop(key, value);
-          REQUIRE(key == reference.top());
-          reference.pop();
-          last = key;
+          last = pop_both(heap, reference);
           continue;
         }
         // Keys at or above the last popped: equal ones, close ones (low bits) and far ones (high bits).
@@ -40,13 +51,7 @@ TEST_CASE("radix heap: pops the keys a binary heap pops under monotone use") {
         reference.push(key);
       }
       CHECK(heap.size() == reference.size());
-      while (!reference.empty()) {
-        double key;
-        std::uint32_t value;
-        heap.pop(key, value);
-        REQUIRE(key == reference.top());
-        reference.pop();
-      }
+      while (!reference.empty()) pop_both(heap, reference);
       CHECK(heap.empty());
     }
   }
@@ -56,7 +61,7 @@ TEST_CASE("radix heap: a bucket of more than 65536 entries is redistributed in k
   // The first pop redistributes the whole heap at once (counted out and reserved first above 2^16
   // entries); the order must be the binary heap's all the same.
   RadixHeap<std::uint32_t> heap;
-  std::priority_queue<double, std::vector<double>, std::greater<>> reference;
+  Reference reference;
   Rng rng(11);
   for (std::uint32_t i = 0; i < 200000; ++i) {
     const double key = rng.below(4) == 0 ? 1.0 : 1e3 * rng.uniform() + 1e-3;
@@ -65,11 +70,7 @@ TEST_CASE("radix heap: a bucket of more than 65536 entries is redistributed in k
   }
   std::uint64_t popped = 0;
   while (!reference.empty()) {
-    double key;
-    std::uint32_t value;
-    heap.pop(key, value);
-    REQUIRE(key == reference.top());
-    reference.pop();
+    const double key = pop_both(heap, reference);
     if (++popped % 50000 == 0 && popped <= 150000) {  // pushes at or above the last key, between large refills
       for (int k = 0; k < 100000; ++k) {
         const double more = key + 10 * rng.uniform();
