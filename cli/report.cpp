@@ -55,6 +55,8 @@ Json memory_json(const StaticRun& run) {
   j["network_bytes"] = m.network;
   j["flows_bytes"] = m.flow_set;
   j["paths_bytes"] = m.paths;
+  j["paths_kept"] = m.paths_kept;
+  j["path_runs_bytes"] = m.path_runs;
   j["routing_bytes"] = m.routing;
   j["solver_bytes"] = m.solver;
   j["results_bytes"] = m.results;
@@ -89,6 +91,11 @@ void print_memory_estimate(const StaticRun& run, const RunHeader& header, std::o
                 "  of which (MiB)", mib(m.network), mib(m.flow_set), mib(m.paths), mib(m.routing), mib(m.solver),
                 mib(m.results), mib(m.process));
   out << line;
+  if (!m.paths_kept && !m.streamed) {
+    std::snprintf(line, sizeof line, "  %-34sfreed for the solve, which reads a run-coded copy of %.1f MiB\n",
+                  "  paths", mib(m.path_runs));
+    out << line;
+  }
   if (m.streamed)
     std::snprintf(line, sizeof line, "  %-34s%llu flows, streamed (none held)\n", "flows",
                   static_cast<unsigned long long>(m.flows));

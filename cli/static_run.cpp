@@ -46,6 +46,7 @@ flow::StaticOptions engine_options(const StaticConfig& config, Progress& progres
   options.progress = &progress;
   options.max_path_bytes = static_cast<std::uint64_t>(config.max_path_memory_gib * static_cast<double>(1ULL << 30));
   options.stream_buffer_bytes = static_cast<std::uint64_t>(config.stream_buffer_mib * static_cast<double>(1ULL << 20));
+  options.keep_paths = config.keep_paths || config.per_flow_results;  // flows.csv reports each flow's paths
   return options;
 }
 
@@ -112,7 +113,7 @@ StaticRun run_static(const Plugins& plugins, const StaticConfig& config) {
     if (run.flows.size() == 0)
       throw InputError("no flow to route: the pattern '" + run.pattern_spec.text + "' gives no flow on this network");
     progress.phase("estimating memory");
-    run.memory = flow::estimate_held_run(net, *run.setup.routing, run.flows, config.network.seed);
+    run.memory = flow::estimate_held_run(net, *run.setup.routing, run.flows, config.network.seed, options.keep_paths);
   }
   run.memory_available_bytes = config.memory_available_bytes > 0 ? config.memory_available_bytes
                                                                   : available_memory_bytes();

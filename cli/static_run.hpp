@@ -29,6 +29,7 @@ struct StaticConfig {
   std::string stream = "auto";
   double stream_buffer_mib = 64;  // the streamed solve's buffer of unfrozen variables
   bool per_flow_results = false;  // flows.csv wanted: every flow must be held
+  bool keep_paths = false;  // keep StaticResult::paths after the solve (implied by per_flow_results)
   bool memory_estimate_only = false;  // estimate the memory the run needs, and stop there
   bool memory_check = true;           // refuse a run whose estimate exceeds the memory available
   std::uint64_t memory_available_bytes = 0;  // 0: the machine's (MemAvailable); tests set their own

@@ -1,5 +1,8 @@
 #include "core/network.hpp"
 
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
 #include <unistd.h>
 
 #include <algorithm>
@@ -9,6 +12,45 @@
 #include "core/error.hpp"
 
 namespace interflow {
+
+namespace {
+
+// The arithmetic topologies give every cable end a port below its vertex's degree, each port once:
+// then each half-edge goes straight to link offset[from] + port, with no sort. Returns an empty
+// vector when some half-edge has no port, a port out of range or a port already taken.
+template <class HalfEdges>
+std::vector<std::uint32_t> place_by_port(const HalfEdges& half, std::span<const std::uint32_t> offset) {
+  std::vector<std::uint32_t> perm(half.size(), kNone);
+  for (std::uint32_t i = 0; i < half.size(); ++i) {
+    const auto& h = half[i];
+    if (h.port == kNone || h.port >= offset[h.from + 1] - offset[h.from]) return {};
+    std::uint32_t& slot = perm[offset[h.from] + h.port];
+    if (slot != kNone) return {};
+    slot = i;
+  }
+  return perm;
+}
+
+// Any other network: a counting sort by source vertex, then each vertex's out-links ordered by
+// port, unnumbered ones after, in insertion order (stable).
+template <class HalfEdges>
+std::vector<std::uint32_t> place_sorted(const HalfEdges& half, std::span<const std::uint32_t> offset) {
+  std::vector<std::uint32_t> slot(offset.begin(), offset.end() - 1);
+  std::vector<std::uint32_t> perm(half.size());
+  for (std::uint32_t i = 0; i < half.size(); ++i) perm[slot[half[i].from]++] = i;
+  slot = {};
+  for (std::size_t v = 0; v + 1 < offset.size(); ++v) {
+    auto first = perm.begin() + offset[v];
+    auto last = perm.begin() + offset[v + 1];
+    bool numbered = false;
+    for (auto it = first; it != last; ++it) numbered = numbered || half[*it].port != kNone;
+    if (numbered)
+      std::stable_sort(first, last, [&](std::uint32_t a, std::uint32_t b) { return half[a].port < half[b].port; });
+  }
+  return perm;
+}
+
+}  // namespace
 
 void check_network_size(const std::string& what, std::uint64_t vertices, const std::string& parts,
                         std::uint64_t cables) {
@@ -104,35 +146,27 @@ void NetworkBuilder::add_cable(VertexId u, VertexId v, double gbps, double laten
 Network NetworkBuilder::build() {
   Network net;
   const std::uint32_t n = num_vertices();
-  // Counting sort by source vertex, then order each vertex's out-links by (port, insertion order).
+  // Out-degrees, then each vertex's out-links placed by port (insertion order among unnumbered ones).
   net.offset_.assign(n + 1, 0);
   for (const auto& h : half_) ++net.offset_[h.from + 1];
   std::partial_sum(net.offset_.begin(), net.offset_.end(), net.offset_.begin());
-  // perm[i]: which half-edge becomes link i. Insertion order is kept within a vertex (stable).
-  std::vector<std::uint32_t> slot(net.offset_.begin(), net.offset_.end() - 1);
-  std::vector<std::uint32_t> perm(half_.size());
-  for (std::uint32_t i = 0; i < half_.size(); ++i) perm[slot[half_[i].from]++] = i;
-  slot.clear();
-  slot.shrink_to_fit();
-  for (VertexId v = 0; v < n; ++v) {
-    auto first = perm.begin() + net.offset_[v];
-    auto last = perm.begin() + net.offset_[v + 1];
-    bool numbered = false;
-    for (auto it = first; it != last; ++it) numbered = numbered || half_[*it].port != kNone;
-    if (numbered)
-      std::stable_sort(first, last, [&](std::uint32_t a, std::uint32_t b) { return half_[a].port < half_[b].port; });
-  }
+  // perm[i]: which half-edge becomes link i.
+  std::vector<std::uint32_t> perm = place_by_port(half_, net.offset_);
+  if (perm.empty()) perm = place_sorted(half_, net.offset_);
   const std::size_t m = perm.size();
   net.target_.resize(m);
   net.capacity_.resize(m);
   net.latency_.resize(m);
   net.up_.assign(m, 1);
-  for (std::size_t i = 0; i < m; ++i) {
-    const HalfEdge& h = half_[perm[i]];
-    net.target_[i] = h.to;
-    net.capacity_[i] = h.gbps;
-    net.latency_[i] = h.latency;
-  }
+  using Range = tbb::blocked_range<std::size_t>;
+  tbb::parallel_for(Range(0, m, 1 << 16), [&](const Range& r) {
+    for (std::size_t i = r.begin(); i < r.end(); ++i) {
+      const HalfEdge& h = half_[perm[i]];
+      net.target_[i] = h.to;
+      net.capacity_[i] = h.gbps;
+      net.latency_[i] = h.latency;
+    }
+  });
   half_.clear();
   half_.shrink_to_fit();
   // Half-edges 2c and 2c+1 are the two directions of cable c: the links they became reverse each
@@ -147,8 +181,11 @@ Network NetworkBuilder::build() {
   net.reverse_ = std::move(perm);
   link_of = {};
   net.source_.resize(m);
-  for (VertexId v = 0; v < n; ++v)
-    std::fill(net.source_.begin() + net.offset_[v], net.source_.begin() + net.offset_[v + 1], v);
+  tbb::parallel_for(Range(0, n, 1 << 14), [&](const Range& r) {
+    for (std::size_t v = r.begin(); v < r.end(); ++v)
+      std::fill(net.source_.begin() + net.offset_[v], net.source_.begin() + net.offset_[v + 1],
+                static_cast<VertexId>(v));
+  });
   net.kind_ = std::move(kind_);
   net.endpoint_vertex_ = std::move(endpoint_vertex_);
   net.num_switches_ = static_cast<std::uint32_t>(std::count(net.kind_.begin(), net.kind_.end(), VertexKind::Switch));

@@ -38,6 +38,14 @@ class RadixHeap {
     value = e.value;
   }
 
+  // Declares that no key below `key` will ever be pushed, on an empty heap: entries pushed next are
+  // bucketed against it instead of against 0. Filling a heap with keys of one magnitude otherwise
+  // puts them all in one bucket, which the first pop copies whole into lower buckets (two copies
+  // of the heap alive at once); with the smallest key given first they go straight to their buckets.
+  void raise_floor(double key) {
+    if (size_ == 0 && to_bits(key) > last_) last_ = to_bits(key);
+  }
+
   void clear() {
     buckets_[0].clear();
     for (std::uint64_t m = occupied_; m != 0; m &= m - 1) buckets_[std::countr_zero(m) + 1].clear();
@@ -47,10 +55,14 @@ class RadixHeap {
   }
 
  private:
+  // Packed to 4-byte alignment: 12 bytes instead of 16 for a 32-bit value. The heap of a 1M-endpoint
+  // static solve holds millions of entries; unaligned 8-byte loads cost nothing measurable here.
+#pragma pack(push, 4)
   struct Entry {
     std::uint64_t bits;
     Value value;
   };
+#pragma pack(pop)
 
   // Non-negative IEEE doubles order like their bit patterns read as unsigned integers.
   static std::uint64_t to_bits(double key) {

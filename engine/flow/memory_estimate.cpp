@@ -5,6 +5,8 @@
 
 #include "core/random.hpp"
 #include "engine/flow/streamed_maxmin.hpp"
+#include "engine/flow/static_engine.hpp"
+#include "engine/maxmin/path_runs.hpp"
 
 namespace interflow::flow {
 
@@ -31,7 +33,10 @@ void measure_paths(const Network& net, const Routing& routing, std::uint64_t n, 
   FlowSet sample;
   sample.reserve(k);
   for (std::uint64_t i = 0; i < k; ++i) flow_at(i * n / k, sample);
-  std::uint64_t vars = 0, links = 0;
+  std::uint64_t vars = 0, links = 0, run_bytes = 0;
+  const auto add_runs = [&](std::span<const LinkId> path) {
+    run_bytes += maxmin::PathRuns::encoded_bytes(path) + 12;  // the bytes, an offset and a length
+  };
   if (const auto* per_flow = dynamic_cast<const PerFlowRouting*>(&routing)) {
     PathSink sink;
     for (std::uint64_t i = 0; i < k; ++i) {
@@ -42,25 +47,36 @@ void measure_paths(const Network& net, const Routing& routing, std::uint64_t n, 
       sink.end_flow();
       vars += sink.num_vars();
       links += sink.num_links();
+      std::size_t first = 0;
+      for (const std::uint32_t length : sink.var_lengths()) {
+        add_runs(sink.links().subspan(first, length));
+        first += length;
+      }
     }
   } else {  // routings that route flows together: route the sample as a list of its own
     const PathTable table = routing.route_all(net, sample, RouteContext{seed, nullptr, ~std::uint64_t{0}});
     vars = table.num_vars();
     links = table.num_link_entries();
+    for (std::uint32_t v = 0; v < table.num_vars(); ++v) add_runs(table.links(v));
   }
   e.vars_per_flow = static_cast<double>(vars) / static_cast<double>(k);
   e.links_per_flow = static_cast<double>(links) / static_cast<double>(k);
+  e.run_bytes_per_flow = static_cast<double>(run_bytes) / static_cast<double>(k);
 }
 
 }  // namespace
 
 std::uint64_t MemoryEstimate::peak() const {
-  return process + network + flow_set + paths + std::max({routing, solver, results});
+  const std::uint64_t solve_paths = paths_kept ? paths : path_runs;
+  const std::uint64_t result_paths = paths_kept ? paths : 0;
+  return process + network + flow_set +
+         std::max({paths + routing, paths + path_runs, solve_paths + solver, result_paths + results});
 }
 
 MemoryEstimate estimate_held_run(const Network& net, const Routing& routing, const FlowSet& flows,
-                                 std::uint64_t seed) {
+                                 std::uint64_t seed, bool keep_paths) {
   MemoryEstimate e;
+  e.paths_kept = keep_paths;
   e.flows = flows.size();
   e.process = kProcessBytes;
   e.network = net.memory_bytes();
@@ -72,15 +88,25 @@ MemoryEstimate estimate_held_run(const Network& net, const Routing& routing, con
   const std::uint64_t l = net.num_links();
   // PathTable: 4 per link entry, 8 + 4 per variable (offset, split), 4 per flow.
   e.paths = path_bytes(entries, v) + 4 * (n + 1);
+  // Without the table kept, a run-coded copy replaces it in the solve if it is small enough
+  // (static_engine.hpp).
+  if (!keep_paths) {
+    const std::uint64_t runs = scaled(e.run_bytes_per_flow, n);
+    e.paths_kept = runs > run_coding_limit(entries, v);
+    e.path_runs = e.paths_kept ? 0 : runs;
+  }
   // route_all: per-flow counts of variables and links while the table is filled.
   e.routing = 8 * n;
-  // The engine's weights (8 per variable); the solver's rates, bottlenecks and frozen flags (13 per
-  // variable), its incidence (4 per entry), per-link counts, offsets, state and load (4 + 4 + 24 + 8)
-  // and its heap (16 per link, with room to grow by half).
-  e.solver = 8 * v + 13 * v + 4 * entries + 40 * l + 24 * l;
-  // After the solve: weights, rates and bottlenecks still alive; per flow rate, length and
-  // bottleneck (16) and the routed rates and lengths summarised (16); per link paths and load (12).
-  e.results = 20 * v + 32 * n + 12 * l;
+  // The engine's weights (8 per variable), and copies of the splits and each flow's first variable
+  // when the table is freed (4 per variable and flow; static_engine.cpp); the solver's rates,
+  // bottlenecks and frozen flags (13 per variable), its incidence (4 per entry), per-link offsets
+  // and state (4 + 24) and its heap (16 per link, with room to grow by half); its per-link results
+  // (12) come after the incidence is freed.
+  const std::uint64_t copies = e.paths_kept ? 0 : 4 * v + 4 * n;
+  e.solver = 8 * v + copies + 13 * v + 4 * entries + 28 * l + 24 * l;
+  // After the solve: weights, rates and bottlenecks still alive; per flow its rate, length and
+  // bottleneck (16) and the routed rates summarised (8); per link paths and load (12).
+  e.results = 20 * v + copies + 24 * n + 12 * l;
   return e;
 }
 

@@ -21,15 +21,19 @@ namespace interflow::flow {
 
 struct MemoryEstimate {
   bool streamed = false;
+  bool paths_kept = true;  // the path table lives through the solve (StaticOptions::keep_paths, run_coding_limit)
   std::uint64_t flows = 0;    // in the run
   std::uint64_t sampled = 0;  // flows routed to measure paths
   double vars_per_flow = 0, links_per_flow = 0;
+  double run_bytes_per_flow = 0;  // the paths' run-coded copy (path_runs.hpp), per flow
   // Bytes alive throughout the run.
   std::uint64_t process = 0;   // the program itself: code, libraries, thread stacks
   std::uint64_t network = 0;   // the network's arrays
   std::uint64_t flow_set = 0;  // the flow list (0 when streamed)
   std::uint64_t paths = 0;     // the routed paths (0 when streamed)
-  // Bytes of the phases after routing, the largest of which makes the peak.
+  std::uint64_t path_runs = 0;  // their run-coded copy, which replaces them for the solve (0 when they are kept)
+  // Bytes of the phases after routing, the largest of which makes the peak (with the paths while they
+  // live, or their run-coded copy in the solve when they are not kept).
   std::uint64_t routing = 0;  // routing's per-flow counts, while paths are stored
   std::uint64_t solver = 0;   // the solver's working arrays (held) or the passes' per-link sums, bitmap and buffer (streamed)
   std::uint64_t results = 0;  // per-flow and per-link results after the solve
@@ -39,9 +43,9 @@ struct MemoryEstimate {
 constexpr std::uint64_t kSample = 4096;          // flows sampled for a routing that routes flows one at a time
 constexpr std::uint64_t kSampleTogether = 64;    // for one that routes them together (a search per destination)
 
-// A run that holds its flows (StaticEngine::run on a FlowSet).
+// A run that holds its flows (StaticEngine::run on a FlowSet, with StaticOptions::keep_paths).
 MemoryEstimate estimate_held_run(const Network& net, const Routing& routing, const FlowSet& flows,
-                                 std::uint64_t seed);
+                                 std::uint64_t seed, bool keep_paths);
 // A streamed run (StaticEngine::run on a FlowStream); the sample bounds what the buffer can hold.
 MemoryEstimate estimate_streamed_run(const Network& net, const Routing& routing, const FlowStream& flows,
                                      std::uint64_t seed, std::uint64_t buffer_bytes);

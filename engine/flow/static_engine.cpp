@@ -1,13 +1,16 @@
 #include "engine/flow/static_engine.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
+#include <optional>
 
 #include <stdexcept>
 
 #include "core/progress.hpp"
 #include "core/system.hpp"
 #include "engine/flow/streamed_maxmin.hpp"
+#include "engine/maxmin/path_runs.hpp"
 
 namespace interflow::flow {
 
@@ -23,6 +26,27 @@ double injection_capacity(const Network& net, EndpointId e, double direct_gbps) 
 
 }  // namespace
 
+// What the per-flow results need of the paths: each flow's variables and their splits, read from the
+// table while it lives and from copies made before it is freed for a run-coded solve; and the
+// variables' weights, which the solver reads.
+struct StaticEngine::FlowVars {
+  const PathTable* table = nullptr;
+  std::vector<std::uint32_t> first_var_copy;  // per flow, size n+1, once the table is freed
+  std::vector<float> split_copy;              // per variable, once the table is freed
+  std::vector<double> weight;                 // per variable: flow weight x split
+
+  std::uint32_t first_var(FlowId f) const { return table ? table->first_var(f) : first_var_copy[f]; }
+  std::uint32_t end_var(FlowId f) const { return table ? table->end_var(f) : first_var_copy[f + 1]; }
+  double split(std::uint32_t v) const { return table ? table->split(v) : split_copy[v]; }
+  void copy_out(std::size_t num_flows) {
+    first_var_copy.resize(num_flows + 1);
+    for (FlowId f = 0; f < num_flows; ++f) first_var_copy[f] = table->first_var(f);
+    first_var_copy[num_flows] = table->num_vars();
+    split_copy.assign(table->splits().begin(), table->splits().end());
+    table = nullptr;
+  }
+};
+
 StaticResult StaticEngine::run(const FlowSet& flows, const StaticOptions& options) const {
   StaticResult result;
   StaticMetrics& m = result.metrics;
@@ -33,70 +57,101 @@ StaticResult StaticEngine::run(const FlowSet& flows, const StaticOptions& option
   if (options.progress) options.progress->phase("routing flows", flows.size());
   const RouteContext ctx = RouteContext::of(options.seed, options.max_path_bytes, options.progress);
   result.paths = routing_.route_all(net_, flows, ctx);
-  const PathTable& paths = result.paths;
   m.route_seconds = clock.seconds();
 
   clock.reset();
-  if (options.progress) options.progress->phase("solving max-min rates: variables frozen", paths.num_vars());
-  const std::uint32_t num_vars = paths.num_vars();
-  std::vector<double> weight(num_vars);
-  for (FlowId f = 0; f < paths.num_flows(); ++f)
-    for (std::uint32_t v = paths.first_var(f); v < paths.end_var(f); ++v)
-      weight[v] = flows.weight_of(f) * paths.split(v);
-  maxmin::MaxMinSolver solver;
-  maxmin::MaxMinInput input;
-  input.capacity_gbps = net_.capacities();
-  input.var_offsets = paths.var_offsets();
-  input.links = paths.all_links();
-  input.weight = weight;
-  input.link_up = net_.link_states();
-  input.progress = options.progress ? options.progress->counter() : nullptr;
-  solver.run(input);
+  FlowVars vars = describe_flows(flows, result);
+  maxmin::MaxMinSolver solver = solve_held(vars, result, options);
   m.solve_seconds = clock.seconds();
-  m.solver_steps = solver.bottleneck_steps();
-  m.solver_refreshes = solver.heap_refreshes();
-  const auto& var_rate = solver.rates();
-
-  // Per-flow results.
-  const std::size_t n = flows.size();
-  result.flow_rate_gbps.assign(n, 0.0);
-  result.flow_path_links.assign(n, 0.f);
-  result.flow_bottleneck.assign(n, kNone);
-  std::vector<double> routed_rates, routed_lengths;
-  routed_rates.reserve(n);
-  routed_lengths.reserve(n);
-  for (FlowId f = 0; f < n; ++f) {
-    if (flows.src[f] == flows.dst[f]) {
-      ++m.flows_self;
-      continue;
-    }
-    if (!paths.routed(f)) {
-      ++m.flows_unroutable;
-      continue;
-    }
-    ++m.flows_routed;
-    double rate = 0, length = 0;
-    for (std::uint32_t v = paths.first_var(f); v < paths.end_var(f); ++v) {
-      // A path with no link joins two endpoints hosted by the same router: the network does not
-      // limit it, so it runs at the endpoint's nominal injection rate.
-      rate += paths.links(v).empty() ? paths.split(v) * options.direct_endpoint_gbps : var_rate[v];
-      length += paths.split(v) * static_cast<double>(paths.links(v).size());
-    }
-    result.flow_rate_gbps[f] = rate;
-    result.flow_path_links[f] = static_cast<float>(length);
-    result.flow_bottleneck[f] = solver.bottlenecks()[paths.first_var(f)];
-    routed_rates.push_back(rate);
-    routed_lengths.push_back(length);
-  }
-  m.path_variables = num_vars;
-  m.rate_gbps = summarize(routed_rates);
-  m.path_links = summarize(routed_lengths, false);
-  routed_rates = {};
-  routed_lengths = {};
+  add_flow_rates(flows, vars, solver, result, options);
+  if (!options.keep_paths) result.paths = PathTable{};
   result.link_paths = solver.take_link_paths();
   result.link_load_gbps = solver.take_link_load();
   add_shared_metrics(result, options);
   return result;
+}
+
+StaticEngine::FlowVars StaticEngine::describe_flows(const FlowSet& flows, StaticResult& result) const {
+  const PathTable& paths = result.paths;
+  StaticMetrics& m = result.metrics;
+  const std::size_t n = flows.size();
+  FlowVars vars;
+  vars.table = &paths;
+  vars.weight.resize(paths.num_vars());
+  result.flow_path_links.assign(n, 0.f);
+  std::vector<double> routed_lengths;
+  routed_lengths.reserve(n);
+  for (FlowId f = 0; f < n; ++f) {
+    double length = 0;
+    for (std::uint32_t v = paths.first_var(f); v < paths.end_var(f); ++v) {
+      vars.weight[v] = flows.weight_of(f) * paths.split(v);
+      length += paths.split(v) * static_cast<double>(paths.links(v).size());
+    }
+    if (flows.src[f] == flows.dst[f]) {
+      ++m.flows_self;
+    } else if (!paths.routed(f)) {
+      ++m.flows_unroutable;
+    } else {
+      ++m.flows_routed;
+      result.flow_path_links[f] = static_cast<float>(length);
+      routed_lengths.push_back(length);
+    }
+  }
+  m.path_variables = paths.num_vars();
+  m.path_links = summarize(routed_lengths, false);
+  return vars;
+}
+
+maxmin::MaxMinSolver StaticEngine::solve_held(FlowVars& vars, StaticResult& result,
+                                              const StaticOptions& options) const {
+  if (options.progress)
+    options.progress->phase("solving max-min rates: variables frozen", result.paths.num_vars());
+  maxmin::MaxMinInput input;
+  input.capacity_gbps = net_.capacities();
+  input.weight = vars.weight;
+  input.link_up = net_.link_states();
+  input.progress = options.progress ? options.progress->counter() : nullptr;
+  std::optional<maxmin::PathRuns> runs;
+  if (!options.keep_paths)
+    runs = maxmin::PathRuns::encode_within(result.paths.var_offsets(), result.paths.all_links(),
+                                           run_coding_limit(result.paths.num_link_entries(), result.paths.num_vars()));
+  if (runs) {
+    vars.copy_out(result.paths.num_flows());
+    result.paths = PathTable{};
+    input.runs = &*runs;
+  } else {
+    input.var_offsets = result.paths.var_offsets();
+    input.links = result.paths.all_links();
+  }
+  maxmin::MaxMinSolver solver;
+  solver.run(input);
+  result.metrics.solver_steps = solver.bottleneck_steps();
+  result.metrics.solver_refreshes = solver.heap_refreshes();
+  return solver;
+}
+
+void StaticEngine::add_flow_rates(const FlowSet& flows, const FlowVars& vars, const maxmin::MaxMinSolver& solver,
+                                  StaticResult& result, const StaticOptions& options) const {
+  const auto& var_rate = solver.rates();
+  const std::size_t n = flows.size();
+  result.flow_rate_gbps.assign(n, 0.0);
+  result.flow_bottleneck.assign(n, kNone);
+  std::vector<double> routed_rates;
+  routed_rates.reserve(result.metrics.flows_routed);
+  for (FlowId f = 0; f < n; ++f) {
+    const std::uint32_t first = vars.first_var(f), end = vars.end_var(f);
+    if (flows.src[f] == flows.dst[f] || first == end) continue;
+    double rate = 0;
+    for (std::uint32_t v = first; v < end; ++v) {
+      // A path with no link (the solver gives it an infinite rate) joins two endpoints hosted by the
+      // same router: the network does not limit it, so it runs at the endpoint's nominal injection rate.
+      rate += std::isinf(var_rate[v]) ? vars.split(v) * options.direct_endpoint_gbps : var_rate[v];
+    }
+    result.flow_rate_gbps[f] = rate;
+    result.flow_bottleneck[f] = solver.bottlenecks()[first];
+    routed_rates.push_back(rate);
+  }
+  result.metrics.rate_gbps = summarize(routed_rates);
 }
 
 bool StaticEngine::can_stream() const { return dynamic_cast<const PerFlowRouting*>(&routing_) != nullptr; }

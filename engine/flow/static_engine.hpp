@@ -24,7 +24,18 @@ struct StaticOptions {
   Progress* progress = nullptr;
   std::uint64_t max_path_bytes = 8ULL << 30;  // see RouteContext
   std::uint64_t stream_buffer_bytes = 64ULL << 20;  // streamed solve: see StreamedInput::buffer_bytes
+  // true: StaticResult::paths holds the routed paths. false: the result has none, and if a run-coded
+  // copy (engine/maxmin/path_runs.hpp) takes at most run_coding_limit() bytes the table is freed
+  // before the solve, which reads the copy instead: a held run then needs far less memory where
+  // routing walks link ids with constant strides (tori, meshes). Elsewhere (fat trees) the copy would
+  // be about as large and slower to read, so the solve reads the table. Results are identical.
+  bool keep_paths = true;
 };
+
+// The largest run-coded copy worth making: half of what the table's links and variable offsets take.
+inline std::uint64_t run_coding_limit(std::uint64_t link_entries, std::uint64_t vars) {
+  return (4 * link_entries + 8 * (vars + 1)) / 2;
+}
 
 struct StaticMetrics {
   std::uint64_t endpoints = 0;
@@ -68,7 +79,7 @@ struct StaticMetrics {
 // are empty, and the metrics come from counted values (streamed_maxmin.hpp).
 struct StaticResult {
   StaticMetrics metrics;
-  PathTable paths;
+  PathTable paths;  // empty unless StaticOptions::keep_paths
   std::vector<double> flow_rate_gbps;     // per flow; 0 for unroutable and self flows
   std::vector<float> flow_path_links;     // per flow; split-weighted mean path length
   std::vector<LinkId> flow_bottleneck;    // per flow: the bottleneck of its first path (kNone if none)
@@ -92,6 +103,13 @@ class StaticEngine {
   // What both kinds of run derive alike: the aggregates from the rate summary, and the per-link and
   // per-endpoint metrics from link_paths and link_load_gbps.
   void add_shared_metrics(StaticResult& result, const StaticOptions& options) const;
+  // The held run's steps: what the per-flow results need of the paths, taken before the solve (the
+  // table may be freed then); the solve; the per-flow rates from the variables' rates.
+  struct FlowVars;
+  FlowVars describe_flows(const FlowSet& flows, StaticResult& result) const;
+  maxmin::MaxMinSolver solve_held(FlowVars& vars, StaticResult& result, const StaticOptions& options) const;
+  void add_flow_rates(const FlowSet& flows, const FlowVars& vars, const maxmin::MaxMinSolver& solver,
+                      StaticResult& result, const StaticOptions& options) const;
 
   const Network& net_;
   const Routing& routing_;

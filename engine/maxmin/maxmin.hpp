@@ -18,6 +18,8 @@
 
 namespace interflow::maxmin {
 
+class PathRuns;
+
 struct MaxMinInput {
   std::span<const float> capacity_gbps;            // per link
   std::span<const std::uint64_t> var_offsets;      // per variable, size V+1, into `links`
@@ -26,6 +28,10 @@ struct MaxMinInput {
   std::span<const std::uint8_t> link_up = {};      // per link, 0 = down (capacity 0); empty = all up
   std::span<const double> capacity_exact = {};     // if given, used instead of capacity_gbps (residuals)
   std::atomic<std::uint64_t>* progress = nullptr;  // variables frozen so far (optional)
+  // If given, the variables' links are read from this run-coded copy (path_runs.hpp) and
+  // var_offsets and links are not used, so the caller may have freed the table they came from. The
+  // results are bit-identical either way.
+  const PathRuns* runs = nullptr;
 };
 
 class MaxMinSolver {
@@ -47,6 +53,9 @@ class MaxMinSolver {
   std::uint64_t heap_refreshes() const { return refreshes_; }
 
  private:
+  template <class Paths>
+  void solve(const MaxMinInput& input, const Paths& paths);
+
   std::vector<double> rate_;
   std::vector<LinkId> bottleneck_;
   std::vector<std::uint32_t> link_paths_;

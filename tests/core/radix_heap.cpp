@@ -4,6 +4,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <functional>
 #include <queue>
 #include <vector>
@@ -80,4 +81,38 @@ TEST_CASE("radix heap: a bucket of more than 65536 entries is redistributed in k
     }
   }
   CHECK(heap.empty());
+}
+
+TEST_CASE("radix heap: a raised floor keeps the key order and values travel with their keys") {
+  // Keys of one magnitude pushed after raise_floor(smallest) go straight to their buckets; the pops
+  // must still come in key order, each with the value pushed with its key.
+  for (const bool raise : {false, true}) {
+    RadixHeap<std::uint32_t> heap;
+    Rng rng(19);
+    std::vector<double> keys(100000);
+    double smallest = 1e300;
+    for (double& k : keys) {
+      k = 50 + 50 * rng.uniform();
+      smallest = std::min(smallest, k);
+    }
+    if (raise) heap.raise_floor(smallest);
+    heap.raise_floor(smallest / 2);  // after the first: changes nothing; alone: a floor below every key
+    Reference reference;
+    for (std::uint32_t i = 0; i < keys.size(); ++i) {
+      heap.push(keys[i], i);
+      reference.push(keys[i]);
+    }
+    double last = 0;
+    while (!heap.empty()) {
+      double key;
+      std::uint32_t value;
+      heap.pop(key, value);
+      REQUIRE(key == reference.top());
+      reference.pop();
+      CHECK(keys[value] == key);
+      CHECK(key >= last);
+      last = key;
+    }
+    CHECK(reference.empty());
+  }
 }

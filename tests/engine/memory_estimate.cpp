@@ -10,6 +10,9 @@
 
 #include "cli/static_run.hpp"
 #include "core/error.hpp"
+#include "engine/flow/memory_estimate.hpp"
+#include "engine/flow/static_engine.hpp"
+#include "engine/maxmin/path_runs.hpp"
 
 using namespace interflow;
 
@@ -26,6 +29,7 @@ cli::StaticConfig config(const std::string& topology, const std::string& routing
   c.network.routing = routing;
   c.pattern = pattern;
   c.threads = 1;
+  c.keep_paths = true;  // the estimate is compared with the path table
   return c;
 }
 
@@ -58,6 +62,21 @@ TEST_CASE("memory estimate: the sampled paths scale to the path table the run bu
               .epsilon(0.05));
     CHECK(m.network == run.setup.topology->network().memory_bytes());
     CHECK(m.peak() > m.network + m.paths);
+    CHECK(m.path_runs == 0);
+    // Without the table kept, the run-coded copy that replaces it in the solve, against its real size.
+    const Network& net = run.setup.topology->network();
+    const flow::MemoryEstimate freed =
+        flow::estimate_held_run(net, *run.setup.routing, run.flows, run.config.network.seed, false);
+    // The engine frees the table only when the copy is small enough; the estimate decides alike.
+    const auto runs = maxmin::PathRuns::encode(run.result.paths.var_offsets(), run.result.paths.all_links());
+    const bool table_used =
+        runs.memory_bytes() > flow::run_coding_limit(run.result.paths.num_link_entries(), run.result.paths.num_vars());
+    CHECK(freed.paths_kept == table_used);
+    if (table_used)
+      CHECK(freed.path_runs == 0);
+    else
+      CHECK(static_cast<double>(freed.path_runs) == approx(static_cast<double>(runs.memory_bytes())).epsilon(0.05));
+    CHECK(freed.paths == m.paths);
   }
 }
 

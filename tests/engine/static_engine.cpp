@@ -368,6 +368,7 @@ TEST_CASE("static engine: the number of failed cables follows --failures") {
 TEST_CASE("static engine: DOR drops exactly the flows whose path crosses a failed cable") {
   cli::StaticConfig cfg = config("torus:dims=4x4x2,c=1", "alltoall", "dor");
   cfg.stream = "off";  // per-flow paths and rates are checked
+  cfg.keep_paths = true;
   cfg.network.failure_scope = "all";
   const cli::StaticRun healthy = run(cfg);
   cfg.network.failures = "10%";
@@ -412,6 +413,7 @@ TEST_CASE("static engine: BFS on a failed torus routes every flow that is still 
     for (std::uint64_t seed = 1; seed <= 3; ++seed) {
       cli::StaticConfig cfg = config("torus:dims=4x4", "alltoall", "bfs");
       cfg.network.failures = "40%";
+      cfg.keep_paths = true;
       cfg.network.seed = seed;
       const cli::StaticRun r = run(cfg);
       const Network& net = r.setup.topology->network();
