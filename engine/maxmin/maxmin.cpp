@@ -10,6 +10,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "core/crew.hpp"
 #include "core/fill_later.hpp"
 #include "core/radix_heap.hpp"
 #include "engine/maxmin/path_runs.hpp"
@@ -87,10 +88,8 @@ class LinkUpdater {
  public:
   static constexpr std::uint64_t kParallelUpdates = 128;
 
-  LinkUpdater(const Paths& paths, std::size_t num_links)
-      : paths_(paths),
-        num_links_(num_links),
-        workers_(std::clamp<std::size_t>(static_cast<std::size_t>(tbb::this_task_arena::max_concurrency()), 1, 8)) {}
+  LinkUpdater(const Paths& paths, std::size_t num_links, Crew& crew)
+      : paths_(paths), num_links_(num_links), crew_(crew) {}
   void clear() {
     vars_.clear();
     updates_ = 0;
@@ -100,17 +99,16 @@ class LinkUpdater {
     updates_ += paths_.length(v);
   }
   void apply(const MaxMinInput& in, const std::vector<double>& rate, LinkStates& link) const {
-    if (workers_ == 1 || updates_ < kParallelUpdates) {
+    const std::size_t parts = crew_.parts();
+    if (parts == 1 || updates_ < kParallelUpdates) {
       apply_range(in, rate, link, 0, static_cast<LinkId>(num_links_));
       return;
     }
-    tbb::parallel_for(
-        std::size_t{0}, workers_,
-        [&](std::size_t w) {
-          apply_range(in, rate, link, static_cast<LinkId>(num_links_ * w / workers_),
-                      static_cast<LinkId>(num_links_ * (w + 1) / workers_));
-        },
-        tbb::static_partitioner());
+    auto part = [&](std::size_t p) {
+      apply_range(in, rate, link, static_cast<LinkId>(num_links_ * p / parts),
+                  static_cast<LinkId>(num_links_ * (p + 1) / parts));
+    };
+    crew_.run(part);
   }
 
  private:
@@ -129,7 +127,8 @@ class LinkUpdater {
   }
 
   const Paths& paths_;
-  std::size_t num_links_, workers_;
+  std::size_t num_links_;
+  Crew& crew_;
   std::vector<std::uint32_t> vars_;
   std::uint64_t updates_ = 0;
 };
@@ -198,7 +197,8 @@ void MaxMinSolver::solve(const MaxMinInput& in, const Paths& paths) {
     if (link[l].unfrozen > 0) heap.push(share_of(l), static_cast<LinkId>(l));
 
   std::uint64_t frozen_count = 0;
-  LinkUpdater<Paths> updater(paths, num_links);
+  Crew crew(std::clamp<std::size_t>(static_cast<std::size_t>(tbb::this_task_arena::max_concurrency()), 1, 8));
+  LinkUpdater<Paths> updater(paths, num_links, crew);
   while (!heap.empty()) {
     double key;
     LinkId l;
