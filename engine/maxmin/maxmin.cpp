@@ -76,13 +76,27 @@ struct LinkState {
 };
 using LinkStates = FillLaterVector<LinkState>;
 
+// One bit per link, set when its last variable freezes. Most heap pops are of links already emptied;
+// testing this bitmap (a few hundred KiB to a few MiB, mostly in cache) skips them without
+// touching their state (a cache miss each).
+class EmptiedLinks {
+ public:
+  explicit EmptiedLinks(std::size_t num_links) : words_((num_links + 63) / 64, 0) {}
+  bool test(LinkId l) const { return (words_[l >> 6] >> (l & 63)) & 1; }
+  void set(LinkId l) { words_[l >> 6] |= std::uint64_t{1} << (l & 63); }
+
+ private:
+  std::vector<std::uint64_t> words_;
+};
+
 // Applies the variables frozen at one bottleneck to the links they cross. With W workers the links
 // are cut into W contiguous ranges and each worker reads every frozen variable's path, in freezing
 // order, updating only the links of its own range: each link so receives its updates in exactly
 // the order one worker would apply them, and the sums are bit-identical for any thread count. The
 // updates are random accesses to a large array (a cache miss each), so W workers take about 1/W of
 // the time; a step with fewer than kParallelUpdates updates is applied by the caller alone, as
-// handing it out would cost more than it saves.
+// handing it out would cost more than it saves. The ranges start at multiples of 64 links, so no two
+// workers write the same word of the emptied-links bitmap.
 template <class Paths>
 class LinkUpdater {
  public:
@@ -98,22 +112,25 @@ class LinkUpdater {
     vars_.push_back(v);
     updates_ += paths_.length(v);
   }
-  void apply(const MaxMinInput& in, const std::vector<double>& rate, LinkStates& link) const {
+  void apply(const MaxMinInput& in, const std::vector<double>& rate, LinkStates& link, EmptiedLinks& emptied) const {
     const std::size_t parts = crew_.parts();
     if (parts == 1 || updates_ < kParallelUpdates) {
-      apply_range(in, rate, link, 0, static_cast<LinkId>(num_links_));
+      apply_range(in, rate, link, emptied, 0, static_cast<LinkId>(num_links_));
       return;
     }
     auto part = [&](std::size_t p) {
-      apply_range(in, rate, link, static_cast<LinkId>(num_links_ * p / parts),
-                  static_cast<LinkId>(num_links_ * (p + 1) / parts));
+      apply_range(in, rate, link, emptied, range_start(p, parts), range_start(p + 1, parts));
     };
     crew_.run(part);
   }
 
  private:
-  void apply_range(const MaxMinInput& in, const std::vector<double>& rate, LinkStates& link, LinkId lo,
-                   LinkId hi) const {
+  LinkId range_start(std::size_t p, std::size_t parts) const {
+    if (p == parts) return static_cast<LinkId>(num_links_);
+    return static_cast<LinkId>((num_links_ * p / parts) & ~std::size_t{63});
+  }
+  void apply_range(const MaxMinInput& in, const std::vector<double>& rate, LinkStates& link, EmptiedLinks& emptied,
+                   LinkId lo, LinkId hi) const {
     for (std::uint32_t v : vars_) {
       const double r = rate[v], w = in.weight[v];
       paths_.for_each_in(v, lo, hi, [&](LinkId l) {
@@ -121,7 +138,10 @@ class LinkUpdater {
         m.load += r;
         m.weight_sum -= w;
         m.dirty = 1;
-        if (--m.unfrozen == 0) m.weight_sum = 0;  // avoid drift when a link empties
+        if (--m.unfrozen == 0) {
+          m.weight_sum = 0;  // avoid drift when a link empties
+          emptied.set(l);
+        }
       });
     }
   }
@@ -199,11 +219,12 @@ void MaxMinSolver::solve(const MaxMinInput& in, const Paths& paths) {
   std::uint64_t frozen_count = 0;
   Crew crew(std::clamp<std::size_t>(static_cast<std::size_t>(tbb::this_task_arena::max_concurrency()), 1, 8));
   LinkUpdater<Paths> updater(paths, num_links, crew);
+  EmptiedLinks emptied(num_links);
   while (!heap.empty()) {
     double key;
     LinkId l;
     heap.pop(key, l);
-    if (link[l].unfrozen == 0) continue;
+    if (emptied.test(l)) continue;
     if (link[l].dirty) {  // touched since its key was computed: its share can only have grown
       link[l].dirty = 0;
       ++refreshes_;
@@ -223,7 +244,7 @@ void MaxMinSolver::solve(const MaxMinInput& in, const Paths& paths) {
       bottleneck_[v] = l;
       updater.add(v);
     }
-    updater.apply(in, rate_, link);
+    updater.apply(in, rate_, link, emptied);
   }
   // The per-link results, each made after freeing what it no longer needs, so that they do not
   // raise the peak.
