@@ -26,6 +26,9 @@ class TorusTopology : public Topology {
     return dim_div_[dim].remainder(stride_div_[dim].quotient(router));
   }
 
+  // Whether ports are numbered arithmetically: the link one step along `dim` is out-link
+  // 2 * dim + (step < 0) of its router (a torus with every radix >= 3).
+  bool regular() const { return regular_; }
   // The link from `router` to its neighbour `next` one step (+1/-1) along `dim`.
   LinkId link_toward(VertexId router, std::size_t dim, int step, VertexId next) const {
     if (regular_) return net_.out_begin(router) + static_cast<LinkId>(2 * dim + (step < 0 ? 1 : 0));
