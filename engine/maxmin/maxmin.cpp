@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <atomic>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 
 #include "core/crew.hpp"
@@ -27,10 +28,6 @@ struct TablePaths {
   std::span<const LinkId> links;
   bool empty(std::uint32_t v) const { return offsets[v] == offsets[v + 1]; }
   std::uint64_t length(std::uint32_t v) const { return offsets[v + 1] - offsets[v]; }
-  template <class F>
-  void for_each(std::uint32_t v, F&& f) const {
-    for (std::uint64_t i = offsets[v]; i < offsets[v + 1]; ++i) f(links[i]);
-  }
   template <class F>
   void for_each_in(std::uint32_t v, LinkId lo, LinkId hi, F&& f) const {
     for (std::uint64_t i = offsets[v]; i < offsets[v + 1]; ++i)
@@ -96,14 +93,18 @@ class EmptiedLinks {
 // updates are random accesses to a large array (a cache miss each), so W workers take about 1/W of
 // the time; a step with fewer than kParallelUpdates updates is applied by the caller alone, as
 // handing it out would cost more than it saves. The ranges start at multiples of 64 links, so no two
-// workers write the same word of the emptied-links bitmap.
+// workers write the same word of the emptied-links bitmap. The crew's helpers, which hold their
+// threads spinning, start at the first step that is handed out: a solve whose steps are all small
+// (a fat tree's) never starts them.
 template <class Paths>
 class LinkUpdater {
  public:
   static constexpr std::uint64_t kParallelUpdates = 128;
 
-  LinkUpdater(const Paths& paths, std::size_t num_links, Crew& crew)
-      : paths_(paths), num_links_(num_links), crew_(crew) {}
+  LinkUpdater(const Paths& paths, std::size_t num_links)
+      : paths_(paths),
+        num_links_(num_links),
+        workers_(std::clamp<std::size_t>(static_cast<std::size_t>(tbb::this_task_arena::max_concurrency()), 1, 8)) {}
   void clear() {
     vars_.clear();
     updates_ = 0;
@@ -112,16 +113,16 @@ class LinkUpdater {
     vars_.push_back(v);
     updates_ += paths_.length(v);
   }
-  void apply(const MaxMinInput& in, const std::vector<double>& rate, LinkStates& link, EmptiedLinks& emptied) const {
-    const std::size_t parts = crew_.parts();
-    if (parts == 1 || updates_ < kParallelUpdates) {
+  void apply(const MaxMinInput& in, const std::vector<double>& rate, LinkStates& link, EmptiedLinks& emptied) {
+    if (workers_ == 1 || updates_ < kParallelUpdates) {
       apply_range(in, rate, link, emptied, 0, static_cast<LinkId>(num_links_));
       return;
     }
+    if (!crew_) crew_.emplace(workers_);
     auto part = [&](std::size_t p) {
-      apply_range(in, rate, link, emptied, range_start(p, parts), range_start(p + 1, parts));
+      apply_range(in, rate, link, emptied, range_start(p, workers_), range_start(p + 1, workers_));
     };
-    crew_.run(part);
+    crew_->run(part);
   }
 
  private:
@@ -147,8 +148,8 @@ class LinkUpdater {
   }
 
   const Paths& paths_;
-  std::size_t num_links_;
-  Crew& crew_;
+  std::size_t num_links_, workers_;
+  std::optional<Crew> crew_;
   std::vector<std::uint32_t> vars_;
   std::uint64_t updates_ = 0;
 };
@@ -217,8 +218,7 @@ void MaxMinSolver::solve(const MaxMinInput& in, const Paths& paths) {
     if (link[l].unfrozen > 0) heap.push(share_of(l), static_cast<LinkId>(l));
 
   std::uint64_t frozen_count = 0;
-  Crew crew(std::clamp<std::size_t>(static_cast<std::size_t>(tbb::this_task_arena::max_concurrency()), 1, 8));
-  LinkUpdater<Paths> updater(paths, num_links, crew);
+  LinkUpdater<Paths> updater(paths, num_links);
   EmptiedLinks emptied(num_links);
   while (!heap.empty()) {
     double key;

@@ -15,7 +15,7 @@ std::uint64_t zigzag(std::int64_t d) {
   return (static_cast<std::uint64_t>(d) << 1) ^ static_cast<std::uint64_t>(d >> 63);
 }
 
-// Calls token(value, count) for each run of `path`, greedily from its start: the step from the
+// Calls token(step, count) for each run of `path`, greedily from its start: the step from the
 // previous link, and how many links repeat it.
 template <class Token>
 void for_each_run(std::span<const LinkId> path, Token&& token) {
