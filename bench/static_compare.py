@@ -16,7 +16,7 @@ import subprocess
 import sys
 import tempfile
 
-SKIP = {"solver_bottleneck_steps", "solver_heap_refreshes", "memory_estimate", "time_s", "peak_rss_bytes", "threads", "stream", "interflow_version", "command", "config", "run"}
+SKIP = {"solver_bottleneck_steps", "solver_heap_refreshes", "solver_links", "memory_estimate", "time_s", "peak_rss_bytes", "threads", "stream", "interflow_version", "command", "config", "run"}
 
 
 def run(binary, args, tmp):

@@ -63,6 +63,7 @@ Json memory_json(const StaticRun& run) {
   j["sampled_flows"] = m.sampled;
   j["vars_per_flow"] = m.vars_per_flow;
   j["links_per_flow"] = m.links_per_flow;
+  j["used_links"] = m.used_links;
   j["available_bytes"] = run.memory_available_bytes;
   return j;
 }
@@ -130,6 +131,7 @@ Json static_summary(const StaticRun& run, const RunHeader& header) {
   j["link_utilisation"] = {{"mean", m.utilisation.mean}, {"max", m.utilisation.max}};
   j["solver_bottleneck_steps"] = m.solver_steps;
   j["solver_heap_refreshes"] = m.solver_refreshes;
+  j["solver_links"] = m.solver_links;
   j["memory_estimate"] = memory_json(run);
   j["stream"] = {{"streamed", run.streamed},
                  {"reason", run.stream_reason},

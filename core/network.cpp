@@ -137,7 +137,9 @@ void NetworkBuilder::add_cable(VertexId u, VertexId v, double gbps, double laten
   if (u == v) throw std::logic_error("add_cable: self-loop");
   const bool endpoint_link = kind_[u] == VertexKind::Endpoint || kind_[v] == VertexKind::Endpoint;
   if (gbps < 0) gbps = endpoint_link ? defaults_.endpoint_gbps : defaults_.switch_gbps;
-  if (latency_ns < 0) latency_ns = endpoint_link ? defaults_.endpoint_latency_ns : defaults_.switch_latency_ns;
+  const double class_latency = endpoint_link ? defaults_.endpoint_latency_ns : defaults_.switch_latency_ns;
+  if (latency_ns < 0) latency_ns = class_latency;
+  if (static_cast<float>(latency_ns) != static_cast<float>(class_latency)) latency_varies_ = true;
   if (half_.size() + 2 > 0xfffffff0ULL) throw InputError("network too large: more than 4 billion links");
   half_.push_back({u, v, port_u, static_cast<float>(gbps), static_cast<float>(latency_ns)});
   half_.push_back({v, u, port_v, static_cast<float>(gbps), static_cast<float>(latency_ns)});
@@ -156,7 +158,9 @@ Network NetworkBuilder::build() {
   const std::size_t m = perm.size();
   net.target_.resize(m);
   net.capacity_.resize(m);
-  net.latency_.resize(m);
+  if (latency_varies_) net.latency_.resize(m);
+  net.class_latency_[static_cast<int>(LinkClass::Endpoint)] = static_cast<float>(defaults_.endpoint_latency_ns);
+  net.class_latency_[static_cast<int>(LinkClass::Network)] = static_cast<float>(defaults_.switch_latency_ns);
   net.up_.assign(m, 1);
   using Range = tbb::blocked_range<std::size_t>;
   tbb::parallel_for(Range(0, m, 1 << 16), [&](const Range& r) {
@@ -164,7 +168,7 @@ Network NetworkBuilder::build() {
       const HalfEdge& h = half_[perm[i]];
       net.target_[i] = h.to;
       net.capacity_[i] = h.gbps;
-      net.latency_[i] = h.latency;
+      if (latency_varies_) net.latency_[i] = h.latency;
     }
   });
   half_.clear();

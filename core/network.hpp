@@ -3,7 +3,9 @@
 // directed links; a link's id is its position in the CSR arrays, so the out-links of vertex v are
 // the ids offset[v] .. offset[v+1]-1, in the port order the topology chose. Each link also stores its
 // source and its reverse (the other direction of its cable), so both are O(1) lookups on hot paths
-// (credits return over the reverse link); they cost 8 bytes per link.
+// (credits return over the reverse link); they cost 8 bytes per link. Latencies are stored per link
+// only when some link's differs from its class's default: most networks have one latency per class,
+// and 4 bytes per link (32 MiB of a million-endpoint fat tree) would hold two values.
 #include <cstdint>
 #include <span>
 #include <string>
@@ -64,7 +66,9 @@ class Network {
   VertexId target(LinkId l) const { return target_[l]; }
   VertexId source(LinkId l) const { return source_[l]; }
   double capacity_gbps(LinkId l) const { return capacity_[l]; }
-  float latency_ns(LinkId l) const { return latency_[l]; }
+  float latency_ns(LinkId l) const {
+    return latency_.empty() ? class_latency_[static_cast<int>(link_class(l))] : latency_[l];
+  }
   bool up(LinkId l) const { return up_[l] != 0; }
   bool all_up() const { return links_down_ == 0; }  // no link is down (no failure applied)
   LinkClass link_class(LinkId l) const;
@@ -95,7 +99,8 @@ class Network {
   std::vector<VertexId> source_;
   std::vector<LinkId> reverse_;
   std::vector<float> capacity_;  // Gbit/s
-  std::vector<float> latency_;   // ns
+  std::vector<float> latency_;   // ns; empty when every link has its class's default
+  float class_latency_[2] = {0, 0};  // ns, by LinkClass, when latency_ is empty
   std::vector<std::uint8_t> up_;
   std::int64_t links_down_ = 0;  // kept by set_up()
   std::vector<VertexId> endpoint_vertex_;
@@ -142,6 +147,7 @@ class NetworkBuilder {
   std::vector<VertexKind> kind_;
   std::vector<VertexId> endpoint_vertex_;
   std::vector<HalfEdge> half_;
+  bool latency_varies_ = false;  // some cable's latency differs from its class's default
   std::uint32_t direct_endpoints_ = 0;
   bool endpoints_forward_ = false;
 };

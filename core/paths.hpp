@@ -28,6 +28,9 @@ class PathTable {
 
   std::span<const std::uint64_t> var_offsets() const { return var_first_link_; }
   std::span<const LinkId> all_links() const { return links_; }
+  // The same entries, writable: for a solver that renumbers them in place for a while and restores
+  // them (MaxMinInput::renumberable_links).
+  std::span<LinkId> all_links_writable() { return links_; }
   std::span<const float> splits() const { return split_; }
   std::size_t memory_bytes() const;
 

@@ -4,23 +4,88 @@
 // progressive filling, whose fair-share levels only rise. Entries are bucketed by the highest bit in
 // which their key differs from the last popped key, so a pop touches one bucket and each entry moves
 // to a lower bucket a few times at most: far fewer cache misses than a binary heap.
+//
+// Each bucket is a stack stored in chunks of fixed size (ChunkedStack), not a vector: a bucket of
+// millions of entries (the static solver's first fill) grows without copying what it holds and
+// never holds more than two chunks it does not use. A vector doubles: a 5.5M-entry bucket that
+// received a few more entries held room for 11M, and both copies at the moment it grew.
 #include <bit>
 #include <cstdint>
+#include <algorithm>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <vector>
 
 namespace interflow {
+
+// A stack in chunks of kChunk elements. pop() frees the last chunk once two chunks lie unused
+// beyond the top (one spare avoids freeing and allocating again at a chunk edge), unless told to
+// keep its storage.
+template <class T>
+class ChunkedStack {
+ public:
+  static constexpr std::size_t kChunk = 4096;
+
+  std::size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  std::size_t capacity() const { return chunks_.size() * kChunk; }
+  T& operator[](std::size_t i) { return chunks_[i / kChunk][i % kChunk]; }
+  const T& operator[](std::size_t i) const { return chunks_[i / kChunk][i % kChunk]; }
+  const T& back() const { return (*this)[size_ - 1]; }
+
+  void push(const T& x) {
+    if (size_ == capacity()) chunks_.push_back(std::make_unique_for_overwrite<T[]>(kChunk));
+    (*this)[size_++] = x;
+  }
+  void pop(bool keep_storage) {
+    --size_;
+    if (!keep_storage && chunks_.size() * kChunk >= size_ + 2 * kChunk) chunks_.pop_back();
+  }
+  // Keeps the first n elements; frees the chunks beyond them (all but one spare) unless told not to.
+  void truncate(std::size_t n, bool keep_storage) {
+    size_ = n;
+    if (!keep_storage) chunks_.resize(std::min(chunks_.size(), (n + kChunk - 1) / kChunk + 1));
+  }
+  void clear(bool keep_storage) { truncate(0, keep_storage); }
+  // Calls f(element) for every element in order and empties the stack, freeing each chunk as soon as
+  // it has been read unless told to keep the storage: what f copies elsewhere is never held twice.
+  template <class F>
+  void drain(F&& f, bool keep_storage) {
+    for (std::size_t c = 0; c * kChunk < size_; ++c) {
+      const std::size_t n = std::min(kChunk, size_ - c * kChunk);
+      for (std::size_t i = 0; i < n; ++i) f(chunks_[c][i]);
+      if (!keep_storage) chunks_[c].reset();
+    }
+    size_ = 0;
+    if (!keep_storage) chunks_.clear();
+  }
+  void swap(ChunkedStack& other) noexcept {
+    chunks_.swap(other.chunks_);
+    std::swap(size_, other.size_);
+  }
+
+ private:
+  std::vector<std::unique_ptr<T[]>> chunks_;
+  std::size_t size_ = 0;
+};
 
 template <class Value>
 class RadixHeap {
  public:
   // keep_buckets: keep each bucket's storage when it empties — for a heap that is filled and emptied
-  // many times (the incremental solver's), so that it stops allocating once warm.
+  // many times (the incremental solver's), so that it stops allocating once warm. Without it a
+  // bucket holds at most two chunks more than its entries.
   explicit RadixHeap(bool keep_buckets = false) : keep_buckets_(keep_buckets) {}
 
   bool empty() const { return size_ == 0; }
   std::size_t size() const { return size_; }
+  // Entries the buckets can hold without allocating (their storage, for memory accounting).
+  std::size_t capacity() const {
+    std::size_t c = 0;
+    for (const auto& bucket : buckets_) c += bucket.capacity();
+    return c;
+  }
 
   void push(double key, Value value) {
     put({to_bits(key), value});
@@ -32,7 +97,7 @@ class RadixHeap {
   void pop(double& key, Value& value) {
     if (buckets_[0].empty()) refill();
     const Entry e = buckets_[0].back();
-    buckets_[0].pop_back();
+    buckets_[0].pop(keep_buckets_);
     --size_;
     key = from_bits(e.bits);
     value = e.value;
@@ -47,8 +112,8 @@ class RadixHeap {
   }
 
   void clear() {
-    buckets_[0].clear();
-    for (std::uint64_t m = occupied_; m != 0; m &= m - 1) buckets_[std::countr_zero(m) + 1].clear();
+    buckets_[0].clear(keep_buckets_);
+    for (std::uint64_t m = occupied_; m != 0; m &= m - 1) buckets_[std::countr_zero(m) + 1].clear(keep_buckets_);
     occupied_ = 0;
     size_ = 0;
     last_ = 0;
@@ -82,38 +147,27 @@ class RadixHeap {
 
   void put(const Entry& e) {
     const std::size_t b = bucket_of(e.bits);
-    buckets_[b].push_back(e);
+    buckets_[b].push(e);
     if (b > 0) occupied_ |= std::uint64_t{1} << (b - 1);
   }
 
   void refill() {
     // The lowest non-empty bucket, from the occupancy mask (scanning 64 buckets per pop dominated
-    // small heaps).
+    // small heaps). Every bucket below it is empty, bucket 0 included.
     const auto i = static_cast<std::size_t>(std::countr_zero(occupied_)) + 1;
     occupied_ &= ~(std::uint64_t{1} << (i - 1));
+    ChunkedStack<Entry> moving;
+    moving.swap(buckets_[i]);
     std::uint64_t smallest = std::numeric_limits<std::uint64_t>::max();
-    for (const Entry& e : buckets_[i]) smallest = e.bits < smallest ? e.bits : smallest;
+    for (std::size_t k = 0; k < moving.size(); ++k) smallest = std::min(smallest, moving[k].bits);
     last_ = smallest;
-    // Every entry of bucket i lands in a lower bucket relative to the new last key. A large bucket
-    // (the whole heap, at the first pop) is counted out first, so that each lower bucket grows once
-    // to its exact size instead of doubling: less copying, and no capacity left unused.
-    if (buckets_[i].size() >= kCountAbove) {
-      std::size_t count[65] = {};
-      for (const Entry& e : buckets_[i]) ++count[bucket_of(e.bits)];
-      for (std::size_t b = 0; b < i; ++b)
-        if (count[b] > 0) buckets_[b].reserve(buckets_[b].size() + count[b]);
-    }
-    for (const Entry& e : buckets_[i]) put(e);
-    // Free the emptied bucket: the entries now live in lower buckets, and keeping every bucket's
-    // high-water capacity would hold several copies of the whole heap.
-    if (keep_buckets_)
-      buckets_[i].clear();
-    else
-      std::vector<Entry>().swap(buckets_[i]);
+    // Every entry lands in a lower bucket relative to the new last key, in its order; each chunk
+    // read is freed at once, so the heap is never held twice.
+    moving.drain([&](const Entry& e) { put(e); }, keep_buckets_);
+    if (keep_buckets_) moving.swap(buckets_[i]);  // the emptied storage stays with its bucket
   }
 
-  static constexpr std::size_t kCountAbove = 1 << 16;
-  std::vector<Entry> buckets_[65];
+  ChunkedStack<Entry> buckets_[65];
   std::uint64_t last_ = 0;
   std::uint64_t occupied_ = 0;  // bit b - 1: bucket b (1..64) is not empty
   std::size_t size_ = 0;

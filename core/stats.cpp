@@ -6,21 +6,20 @@
 
 namespace interflow {
 
+Summary SummaryBuilder::finish() const {
+  Summary s = s_;
+  if (s.count == 0) return s;
+  const auto n = static_cast<double>(s.count);
+  s.mean = s.sum / n;
+  s.jain = sum_sq_ > 0 ? s.sum * s.sum / (n * sum_sq_) : 1.0;
+  return s;
+}
+
 Summary summarize(std::span<const double> values, bool want_median) {
-  Summary s;
-  s.count = values.size();
+  SummaryBuilder builder;
+  for (const double v : values) builder.add(v);
+  Summary s = builder.finish();
   if (values.empty()) return s;
-  s.min = values[0];
-  s.max = values[0];
-  double sum_sq = 0;
-  for (double v : values) {
-    s.sum += v;
-    sum_sq += v * v;
-    s.min = std::min(s.min, v);
-    s.max = std::max(s.max, v);
-  }
-  s.mean = s.sum / static_cast<double>(values.size());
-  s.jain = sum_sq > 0 ? s.sum * s.sum / (static_cast<double>(values.size()) * sum_sq) : 1.0;
   if (want_median) {
     std::vector<double> copy(values.begin(), values.end());
     const std::size_t mid = copy.size() / 2;

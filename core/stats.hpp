@@ -1,5 +1,6 @@
 #pragma once
 // Summary statistics of a sample, computed in a fixed order (thread-count independent).
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -14,6 +15,25 @@ struct Summary {
 
 // `median` needs a copy of the sample; pass want_median=false to skip it.
 Summary summarize(std::span<const double> values, bool want_median = true);
+
+// The same summary without the median, of values given one at a time, so that no copy of a large
+// sample (one value per link of a 10M-endpoint network) is held: bit-identical to summarize(values,
+// false) over the values in the order given (summarize runs on it).
+class SummaryBuilder {
+ public:
+  void add(double v) {
+    if (s_.count++ == 0) s_.min = s_.max = v;
+    s_.sum += v;
+    sum_sq_ += v * v;
+    s_.min = std::min(s_.min, v);
+    s_.max = std::max(s_.max, v);
+  }
+  Summary finish() const;
+
+ private:
+  Summary s_;
+  double sum_sq_ = 0;
+};
 
 // A value and how many times it occurs in a sample.
 struct Counted {

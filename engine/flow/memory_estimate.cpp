@@ -97,16 +97,24 @@ MemoryEstimate estimate_held_run(const Network& net, const Routing& routing, con
   }
   // route_all: per-flow counts of variables and links while the table is filled.
   e.routing = 8 * n;
+  // The links some path crosses, if the entries fall on links evenly at random (the expected number
+  // of distinct links; paths that concentrate on fewer links use fewer). The solver keeps its
+  // per-link state for those only when at least a tenth of the links is unused (maxmin.cpp).
+  const double spread = static_cast<double>(entries) / std::max<double>(1.0, static_cast<double>(l));
+  e.used_links = std::min<std::uint64_t>(l, scaled(1 - std::exp(-spread), l));
+  const bool compacted = e.paths_kept && e.used_links <= l - l / 10;
+  const std::uint64_t u = compacted ? e.used_links : l;
   // The engine's weights (8 per variable), and copies of the splits and each flow's first variable
   // when the table is freed (4 per variable and flow; static_engine.cpp); the solver's rates,
-  // bottlenecks and frozen flags (13 per variable), its incidence (4 per entry), per-link offsets
-  // and state (4 + 24) and its heap (16 per link, with room to grow by half); its per-link results
-  // (12) come after the incidence is freed.
+  // bottlenecks and frozen flags (13 per variable), its incidence (4 per entry), per solved link its
+  // offset, state and heap entry (4 + 20 + 12), two bitmaps (2 bits per link), and when compacted
+  // the used-link ranks (2 bits per link) and capacities (4 per used link).
   const std::uint64_t copies = e.paths_kept ? 0 : 4 * v + 4 * n;
-  e.solver = 8 * v + copies + 13 * v + 4 * entries + 28 * l + 24 * l;
+  e.solver = 8 * v + copies + 13 * v + 4 * entries + 36 * u + l / 4 + (compacted ? l / 4 + 4 * u : 0);
   // After the solve: weights, rates and bottlenecks still alive; per flow its rate, length and
-  // bottleneck (16) and the routed rates summarised (8); per link paths and load (12).
-  e.results = 20 * v + copies + 24 * n + 12 * l;
+  // bottleneck (16) and the routed rates summarised (8); per link paths and load (12), made from
+  // those of the used links when compacted (12 per used link alive at once).
+  e.results = 20 * v + copies + 24 * n + 12 * l + (compacted ? 12 * u : 0);
   return e;
 }
 

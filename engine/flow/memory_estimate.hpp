@@ -26,6 +26,7 @@ struct MemoryEstimate {
   std::uint64_t sampled = 0;  // flows routed to measure paths
   double vars_per_flow = 0, links_per_flow = 0;
   double run_bytes_per_flow = 0;  // the paths' run-coded copy (path_runs.hpp), per flow
+  std::uint64_t used_links = 0;   // links some path is expected to cross (the solver's state is for those)
   // Bytes alive throughout the run.
   std::uint64_t process = 0;   // the program itself: code, libraries, thread stacks
   std::uint64_t network = 0;   // the network's arrays

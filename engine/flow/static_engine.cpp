@@ -122,11 +122,13 @@ maxmin::MaxMinSolver StaticEngine::solve_held(FlowVars& vars, StaticResult& resu
   } else {
     input.var_offsets = result.paths.var_offsets();
     input.links = result.paths.all_links();
+    input.renumberable_links = result.paths.all_links_writable();  // restored by the solver
   }
   maxmin::MaxMinSolver solver;
   solver.run(input);
   result.metrics.solver_steps = solver.bottleneck_steps();
   result.metrics.solver_refreshes = solver.heap_refreshes();
+  result.metrics.solver_links = solver.solved_links();
   return solver;
 }
 
@@ -198,21 +200,19 @@ void StaticEngine::add_shared_metrics(StaticResult& result, const StaticOptions&
   m.aggregate_restricted_gbps = static_cast<double>(m.flows_routed) * m.rate_gbps.min;
   // Per-link results.
   const std::uint32_t num_links = net_.num_links();
-  std::vector<double> counts, utilisation;
-  counts.reserve(num_links);
-  utilisation.reserve(num_links);
+  SummaryBuilder counts, utilisation;  // no per-link copies (16 bytes a link)
   for (LinkId l = 0; l < num_links; ++l) {
     if (!net_.up(l)) {
       ++m.links_down;
       continue;
     }
-    counts.push_back(result.link_paths[l]);
+    counts.add(result.link_paths[l]);
     const double cap = net_.capacity_gbps(l);
-    utilisation.push_back(cap > 0 ? result.link_load_gbps[l] / cap : 0.0);
+    utilisation.add(cap > 0 ? result.link_load_gbps[l] / cap : 0.0);
   }
-  m.links_up = counts.size();
-  m.paths_per_link = summarize(counts, false);
-  m.utilisation = summarize(utilisation, false);
+  m.paths_per_link = counts.finish();
+  m.utilisation = utilisation.finish();
+  m.links_up = m.paths_per_link.count;
   if (m.paths_per_link.max > 0) {
     const double nn = static_cast<double>(m.endpoints);
     m.inrflow_bottleneck_throughput = nn * (nn - 1) / m.paths_per_link.max;

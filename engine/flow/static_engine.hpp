@@ -66,6 +66,7 @@ struct StaticMetrics {
   double solve_seconds = 0;
   std::uint64_t solver_steps = 0;
   std::uint64_t solver_refreshes = 0;  // stale heap keys recomputed
+  std::uint64_t solver_links = 0;      // links the solver kept state for (those in use, or all)
   // Streamed solve only (0 when every flow was held): passes over the flows, links saturated by
   // them, and path variables left to the in-memory solve after the last pass.
   std::uint32_t stream_passes = 0;

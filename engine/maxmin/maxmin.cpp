@@ -14,6 +14,7 @@
 #include "core/crew.hpp"
 #include "core/fill_later.hpp"
 #include "core/radix_heap.hpp"
+#include "core/rank_bitmap.hpp"
 #include "engine/maxmin/path_runs.hpp"
 
 namespace interflow::maxmin {
@@ -64,26 +65,37 @@ void transpose(const Paths& paths, std::size_t num_vars, std::size_t num_links, 
 }
 
 // Per-link state packed together: freezing a variable touches every link of its path, and one
-// cache line per link is far cheaper than one per array.
+// cache line per link is far cheaper than one per array. Packed to 20 bytes (unaligned doubles cost
+// nothing measurable here); whether a link changed since its heap key was computed is a bit of
+// LinkMarks, not a field.
+#pragma pack(push, 4)
 struct LinkState {
   double load;        // sum of the rates of frozen variables crossing the link
   double weight_sum;  // of the unfrozen variables crossing the link
   std::uint32_t unfrozen;
-  std::uint32_t dirty;  // changed since its heap key was computed
 };
+#pragma pack(pop)
 using LinkStates = FillLaterVector<LinkState>;
 
-// One bit per link, set when its last variable freezes. Most heap pops are of links already emptied;
-// testing this bitmap (a few hundred KiB to a few MiB, mostly in cache) skips them without
-// touching their state (a cache miss each).
-class EmptiedLinks {
+// One bit per link.
+class LinkBits {
  public:
-  explicit EmptiedLinks(std::size_t num_links) : words_((num_links + 63) / 64, 0) {}
+  explicit LinkBits(std::size_t num_links) : words_((num_links + 63) / 64, 0) {}
   bool test(LinkId l) const { return (words_[l >> 6] >> (l & 63)) & 1; }
   void set(LinkId l) { words_[l >> 6] |= std::uint64_t{1} << (l & 63); }
+  void reset(LinkId l) { words_[l >> 6] &= ~(std::uint64_t{1} << (l & 63)); }
 
  private:
   std::vector<std::uint64_t> words_;
+};
+
+// The links whose last variable froze, and the links changed since their heap key was computed.
+// Most heap pops are of links emptied or changed; testing these bitmaps (a few hundred KiB to a few
+// MiB, mostly in cache) sorts them out without touching their state (a cache miss each), and a true
+// bottleneck is found without reading its state at all.
+struct LinkMarks {
+  explicit LinkMarks(std::size_t num_links) : emptied(num_links), dirty(num_links) {}
+  LinkBits emptied, dirty;
 };
 
 // Applies the variables frozen at one bottleneck to the links they cross. With W workers the links
@@ -93,7 +105,7 @@ class EmptiedLinks {
 // updates are random accesses to a large array (a cache miss each), so W workers take about 1/W of
 // the time; a step with fewer than kParallelUpdates updates is applied by the caller alone, as
 // handing it out would cost more than it saves. The ranges start at multiples of 64 links, so no two
-// workers write the same word of the emptied-links bitmap. The crew's helpers, which hold their
+// workers write the same word of a LinkBits. The crew's helpers, which hold their
 // threads spinning, start at the first step that is handed out: a solve whose steps are all small
 // (a fat tree's) never starts them.
 template <class Paths>
@@ -113,14 +125,14 @@ class LinkUpdater {
     vars_.push_back(v);
     updates_ += paths_.length(v);
   }
-  void apply(const MaxMinInput& in, const std::vector<double>& rate, LinkStates& link, EmptiedLinks& emptied) {
+  void apply(const MaxMinInput& in, const std::vector<double>& rate, LinkStates& link, LinkMarks& marks) {
     if (workers_ == 1 || updates_ < kParallelUpdates) {
-      apply_range(in, rate, link, emptied, 0, static_cast<LinkId>(num_links_));
+      apply_range(in, rate, link, marks, 0, static_cast<LinkId>(num_links_));
       return;
     }
     if (!crew_) crew_.emplace(workers_);
     auto part = [&](std::size_t p) {
-      apply_range(in, rate, link, emptied, range_start(p, workers_), range_start(p + 1, workers_));
+      apply_range(in, rate, link, marks, range_start(p, workers_), range_start(p + 1, workers_));
     };
     crew_->run(part);
   }
@@ -130,7 +142,7 @@ class LinkUpdater {
     if (p == parts) return static_cast<LinkId>(num_links_);
     return static_cast<LinkId>((num_links_ * p / parts) & ~std::size_t{63});
   }
-  void apply_range(const MaxMinInput& in, const std::vector<double>& rate, LinkStates& link, EmptiedLinks& emptied,
+  void apply_range(const MaxMinInput& in, const std::vector<double>& rate, LinkStates& link, LinkMarks& marks,
                    LinkId lo, LinkId hi) const {
     for (std::uint32_t v : vars_) {
       const double r = rate[v], w = in.weight[v];
@@ -138,10 +150,10 @@ class LinkUpdater {
         LinkState& m = link[l];
         m.load += r;
         m.weight_sum -= w;
-        m.dirty = 1;
+        marks.dirty.set(l);
         if (--m.unfrozen == 0) {
           m.weight_sum = 0;  // avoid drift when a link empties
-          emptied.set(l);
+          marks.emptied.set(l);
         }
       });
     }
@@ -152,6 +164,64 @@ class LinkUpdater {
   std::optional<Crew> crew_;
   std::vector<std::uint32_t> vars_;
   std::uint64_t updates_ = 0;
+};
+
+// The links some variable crosses, numbered densely in link-id order, for a solve whose per-link
+// arrays hold those links only. Correctness: a link no variable crosses takes no part in progressive
+// filling (it is never a bottleneck and no freeze updates it), so dropping it changes nothing, and
+// renumbering the used links by rank keeps their relative order, hence the heap's tie order and
+// every floating-point operation of the solve: the results, mapped back by link_of, are
+// bit-identical.
+class UsedLinks {
+ public:
+  // Compacting pays when at least this share of the links carries no variable (the tori use nearly
+  // all of theirs; a fat tree under a random pattern about two thirds).
+  static constexpr double kUnusedShare = 0.1;
+
+  UsedLinks(std::span<const LinkId> links, std::size_t num_links) : used_(num_links) {
+    for (const LinkId l : links) used_.set(l);
+    used_.finish();
+  }
+  std::size_t count() const { return used_.count(); }
+  bool worth_it() const {
+    return static_cast<double>(used_.count()) <= (1 - kUnusedShare) * static_cast<double>(used_.size());
+  }
+  // Per-link values of the used links only, in their new order.
+  template <class T>
+  std::vector<T> compact(std::span<const T> per_link) const {
+    std::vector<T> out;
+    if (per_link.empty()) return out;
+    out.reserve(count());
+    for (std::size_t l = 0; l < per_link.size(); ++l)
+      if (used_.contains(l)) out.push_back(per_link[l]);
+    return out;
+  }
+  // Per-link values of all links, in place, from those of the used links (`fill` for the others):
+  // from the last link down, the value of the d-th used link moves to its id l >= d, a place no
+  // value still to be moved occupies. (The resize copies them once; reserving room for all links
+  // in the solve instead raised the peak, as the room was taken while the link states were alive.)
+  template <class T>
+  void expand(std::vector<T>& values, T fill) const {
+    std::size_t d = values.size();
+    values.resize(used_.size());
+    for (std::size_t l = used_.size(); l-- > 0;) values[l] = used_.contains(l) ? values[--d] : fill;
+  }
+  void renumber(std::span<LinkId> links) const {
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, links.size(), kGrain), [&](const auto& r) {
+      for (std::size_t i = r.begin(); i < r.end(); ++i) links[i] = static_cast<LinkId>(used_.rank(links[i]));
+    });
+  }
+  // The link id of each used link, by new number.
+  std::vector<LinkId> link_of() const {
+    std::vector<LinkId> out;
+    out.reserve(count());
+    for (std::size_t l = 0; l < used_.size(); ++l)
+      if (used_.contains(l)) out.push_back(static_cast<LinkId>(l));
+    return out;
+  }
+
+ private:
+  RankBitmap used_;
 };
 
 }  // namespace
@@ -166,8 +236,43 @@ void MaxMinSolver::run(const MaxMinInput& in) {
     if (!(in.weight[v] > 0)) throw std::invalid_argument("maxmin: weights must be positive");
   if (in.runs)
     solve(in, *in.runs);
-  else
+  else if (in.renumberable_links.empty() || !solve_on_used_links(in))
     solve(in, TablePaths{in.var_offsets, in.links});
+}
+
+// The solve on the links in use only (UsedLinks): the paths' ids renumbered in place, the per-link
+// inputs compacted alike, the results mapped back and the ids restored. Returns false, having
+// changed nothing, when too few links are unused for it to pay.
+bool MaxMinSolver::solve_on_used_links(const MaxMinInput& in) {
+  if (in.renumberable_links.data() != in.links.data() || in.renumberable_links.size() != in.links.size())
+    throw std::invalid_argument("maxmin: renumberable_links must be the links array");
+  const std::size_t num_links = in.capacity_exact.empty() ? in.capacity_gbps.size() : in.capacity_exact.size();
+  const UsedLinks used(in.links, num_links);
+  if (!used.worth_it()) return false;
+  used.renumber(in.renumberable_links);
+  {
+    const std::vector<float> capacity_gbps = used.compact(in.capacity_gbps);
+    const std::vector<double> capacity_exact = used.compact(in.capacity_exact);
+    std::vector<std::uint8_t> link_up = used.compact(in.link_up);
+    if (std::all_of(link_up.begin(), link_up.end(), [](std::uint8_t up) { return up != 0; }))
+      std::vector<std::uint8_t>().swap(link_up);  // all up: no array needed
+    MaxMinInput dense = in;
+    dense.capacity_gbps = capacity_gbps;
+    dense.capacity_exact = capacity_exact;
+    dense.link_up = link_up;
+    dense.renumberable_links = {};
+    solve(dense, TablePaths{in.var_offsets, in.links});
+  }
+  const std::vector<LinkId> link_of = used.link_of();
+  const std::span<LinkId> links = in.renumberable_links;
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, links.size(), kGrain), [&](const auto& r) {
+    for (std::size_t i = r.begin(); i < r.end(); ++i) links[i] = link_of[links[i]];
+  });
+  for (LinkId& b : bottleneck_)
+    if (b != kNone) b = link_of[b];
+  used.expand(link_paths_, std::uint32_t{0});
+  used.expand(link_load_, 0.0);
+  return true;
 }
 
 template <class Paths>
@@ -175,6 +280,7 @@ void MaxMinSolver::solve(const MaxMinInput& in, const Paths& paths) {
   const std::size_t num_links = in.capacity_exact.empty() ? in.capacity_gbps.size() : in.capacity_exact.size();
   const std::size_t num_vars = in.weight.size();
   steps_ = refreshes_ = 0;
+  solved_links_ = num_links;
   rate_.assign(num_vars, 0.0);
   bottleneck_.assign(num_vars, kNone);
   std::uint64_t entries = 0;
@@ -193,7 +299,7 @@ void MaxMinSolver::solve(const MaxMinInput& in, const Paths& paths) {
       auto last = link_vars.begin() + link_first[l + 1];
       double weight_sum = 0;
       for (auto it = first; it != last; ++it) weight_sum += in.weight[*it];
-      link[l] = {0.0, weight_sum, link_first[l + 1] - link_first[l], 0};
+      link[l] = {0.0, weight_sum, link_first[l + 1] - link_first[l]};
     }
   });
   std::vector<std::uint8_t> frozen(num_vars, 0);
@@ -219,14 +325,14 @@ void MaxMinSolver::solve(const MaxMinInput& in, const Paths& paths) {
 
   std::uint64_t frozen_count = 0;
   LinkUpdater<Paths> updater(paths, num_links);
-  EmptiedLinks emptied(num_links);
+  LinkMarks marks(num_links);
   while (!heap.empty()) {
     double key;
     LinkId l;
     heap.pop(key, l);
-    if (emptied.test(l)) continue;
-    if (link[l].dirty) {  // touched since its key was computed: its share can only have grown
-      link[l].dirty = 0;
+    if (marks.emptied.test(l)) continue;
+    if (marks.dirty.test(l)) {  // touched since its key was computed: its share can only have grown
+      marks.dirty.reset(l);
       ++refreshes_;
       heap.push(share_of(l), l);
       continue;
@@ -244,7 +350,7 @@ void MaxMinSolver::solve(const MaxMinInput& in, const Paths& paths) {
       bottleneck_[v] = l;
       updater.add(v);
     }
-    updater.apply(in, rate_, link, emptied);
+    updater.apply(in, rate_, link, marks);
   }
   // The per-link results, each made after freeing what it no longer needs, so that they do not
   // raise the peak.

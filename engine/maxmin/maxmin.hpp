@@ -32,6 +32,12 @@ struct MaxMinInput {
   // var_offsets and links are not used, so the caller may have freed the table they came from. The
   // results are bit-identical either way.
   const PathRuns* runs = nullptr;
+  // If given, the same array as `links`, writable. When many links carry no variable (a third of a
+  // fat tree's under a random pattern), the solver then renumbers the ids in it to the links in use
+  // and keeps its per-link state for those only (UsedLinks in maxmin.cpp); the ids are restored
+  // before run() returns, and the results are bit-identical either way. If run() throws, the ids
+  // may be left renumbered.
+  std::span<LinkId> renumberable_links = {};
 };
 
 class MaxMinSolver {
@@ -51,10 +57,14 @@ class MaxMinSolver {
   // Number of bottleneck links found (distinct freezing steps).
   std::uint64_t bottleneck_steps() const { return steps_; }
   std::uint64_t heap_refreshes() const { return refreshes_; }
+  // Links the solve kept per-link state for: all of them, or those some variable crosses when the
+  // solve renumbered them (MaxMinInput::renumberable_links).
+  std::uint64_t solved_links() const { return solved_links_; }
 
  private:
   template <class Paths>
   void solve(const MaxMinInput& input, const Paths& paths);
+  bool solve_on_used_links(const MaxMinInput& input);
 
   std::vector<double> rate_;
   std::vector<LinkId> bottleneck_;
@@ -62,6 +72,7 @@ class MaxMinSolver {
   std::vector<double> link_load_;
   std::uint64_t steps_ = 0;
   std::uint64_t refreshes_ = 0;
+  std::uint64_t solved_links_ = 0;
 };
 
 }  // namespace interflow::maxmin

@@ -146,6 +146,38 @@ TEST_CASE("network: a vertex without links and an empty network have consistent 
 TEST_CASE("network: the memory estimate counts the per-link source and reverse arrays") {
   const auto topology = test::build_topology("fattree:k=4,n=3");
   const Network& net = topology->network();
-  // target, source, reverse, capacity and latency of 4 bytes and the state byte, per link.
-  CHECK(net.memory_bytes() >= std::size_t{21} * net.num_links());
+  // target, source, reverse and capacity of 4 bytes and the state byte, per link; no latencies, as
+  // every link has its class's default.
+  CHECK(net.memory_bytes() >= std::size_t{17} * net.num_links());
+  CHECK(net.memory_bytes() < std::size_t{21} * net.num_links());
+}
+
+TEST_CASE("network: latencies are per class unless a cable has its own") {
+  // Four cables, the last of them between the two switches again, with the switch default or with
+  // its own latency. With defaults only, no per-link array is kept (4 bytes a link less) and each
+  // link reports its class's latency; with one latency of its own, that cable's two links report it.
+  LinkDefaults defaults;
+  defaults.endpoint_latency_ns = 40;
+  defaults.switch_latency_ns = 250;
+  auto build = [&](double last_ns) {
+    NetworkBuilder b(defaults);
+    const VertexId s0 = b.add_switch(), s1 = b.add_switch();
+    VertexId e0 = 0, e1 = 0;
+    b.add_endpoint_vertex(&e0);
+    b.add_endpoint_vertex(&e1);
+    b.add_cable(e0, s0);
+    b.add_cable(s1, e1, -1, 40);  // its class's default, given explicitly
+    b.add_cable(s0, s1);
+    b.add_cable(s0, s1, -1, last_ns);
+    return b.build();
+  };
+  const Network plain = build(-1), own = build(777);
+  CHECK(own.memory_bytes() == plain.memory_bytes() + 4 * own.num_links());
+  const LinkId last = own.out_begin(0) + 2;  // switch 0: e0, then the two cables to switch 1
+  REQUIRE(own.target(last) == 1);
+  for (LinkId l = 0; l < own.num_links(); ++l) {
+    const float by_class = own.link_class(l) == LinkClass::Endpoint ? 40.f : 250.f;
+    CHECK(plain.latency_ns(l) == by_class);
+    CHECK(own.latency_ns(l) == (l == last || l == own.reverse(last) ? 777.f : by_class));
+  }
 }

@@ -58,9 +58,9 @@ TEST_CASE("radix heap: pops the keys a binary heap pops under monotone use") {
   }
 }
 
-TEST_CASE("radix heap: a bucket of more than 65536 entries is redistributed in key order") {
-  // The first pop redistributes the whole heap at once (counted out and reserved first above 2^16
-  // entries); the order must be the binary heap's all the same.
+TEST_CASE("radix heap: a bucket of many chunks is redistributed in key order") {
+  // The first pop redistributes the whole heap at once, freeing each chunk as it is read; the order
+  // must be the binary heap's all the same.
   RadixHeap<std::uint32_t> heap;
   Reference reference;
   Rng rng(11);
@@ -114,5 +114,71 @@ TEST_CASE("radix heap: a raised floor keeps the key order and values travel with
       last = key;
     }
     CHECK(reference.empty());
+  }
+}
+
+TEST_CASE("radix heap: the buckets hold at most two chunks more than their entries") {
+  // Millions of entries of a few key values over a raised floor, as the static solver fills its
+  // heap, then pops with pushes of larger keys between them (its refreshes): the storage follows
+  // the entries (a vector per bucket held up to twice as many), and the order is the binary heap's.
+  RadixHeap<std::uint32_t> heap;
+  Rng rng(23);
+  std::vector<double> keys(300000);
+  for (double& k : keys) k = rng.below(3) == 0 ? 12.5 : 100.0 / static_cast<double>(1 + rng.below(9));
+  heap.raise_floor(*std::min_element(keys.begin(), keys.end()));
+  Reference reference;
+  for (std::uint32_t i = 0; i < keys.size(); ++i) {
+    heap.push(keys[i], i);
+    reference.push(keys[i]);
+  }
+  const std::size_t slack = 65 * 2 * ChunkedStack<int>::kChunk;
+  std::size_t worst = 0;
+  std::uint64_t popped = 0;
+  while (!reference.empty()) {
+    const double key = pop_both(heap, reference);
+    if (++popped % 7 == 0) {
+      const double more = key * (1 + rng.uniform());
+      heap.push(more, 0);
+      reference.push(more);
+    }
+    worst = std::max(worst, heap.capacity() - std::min(heap.capacity(), heap.size() + slack));
+  }
+  CHECK(worst == 0);
+  CHECK(heap.empty());
+  CHECK(heap.capacity() <= slack);
+}
+
+TEST_CASE("chunked stack: push and pop across chunk edges keep the elements and free spare chunks") {
+  ChunkedStack<std::uint64_t> stack;
+  const std::size_t n = 3 * ChunkedStack<std::uint64_t>::kChunk + 17;
+  for (std::uint64_t i = 0; i < n; ++i) stack.push(i * 3);
+  CHECK(stack.size() == n);
+  std::uint64_t wrong = 0;
+  for (std::size_t i = 0; i < n; ++i) wrong += stack[i] != i * 3;
+  CHECK(wrong == 0);
+  for (std::uint64_t i = n; i-- > 0;) {
+    wrong += stack.back() != i * 3;
+    stack.pop(false);
+    wrong += stack.capacity() > stack.size() + 2 * ChunkedStack<std::uint64_t>::kChunk;
+  }
+  CHECK(wrong == 0);
+  CHECK(stack.empty());
+  for (std::uint64_t i = 0; i < n; ++i) stack.push(i);
+  stack.truncate(5, false);
+  CHECK(stack.size() == 5);
+  CHECK(stack[4] == 4);
+  CHECK(stack.capacity() <= 2 * ChunkedStack<std::uint64_t>::kChunk);
+  for (std::uint64_t i = 0; i < n; ++i) stack.push(i);
+  stack.clear(true);
+  CHECK(stack.capacity() >= n);
+  for (const bool keep : {false, true}) {
+    stack.clear(false);
+    for (std::uint64_t i = 0; i < n; ++i) stack.push(i + 1);
+    std::uint64_t next = 1;
+    stack.drain([&](std::uint64_t x) { wrong += x != next++; }, keep);
+    CHECK(wrong == 0);
+    CHECK(next == n + 1);
+    CHECK(stack.empty());
+    CHECK((stack.capacity() >= n) == keep);
   }
 }

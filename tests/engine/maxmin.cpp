@@ -327,3 +327,56 @@ TEST_CASE("maxmin: large problems cut into link ranges are max-min fair and iden
     }
   }
 }
+
+TEST_CASE("maxmin: the solve on the links in use only is bit-identical and restores the link ids") {
+  // Far more links than the paths cross, some of them down, with capacities as floats or exact
+  // doubles: the solve given renumberable links keeps state for the used links only and must give
+  // exactly the results of the solve on all links, with the path ids as they were.
+  for (const bool exact : {false, true}) {
+    for (const bool ties : {false, true}) {
+      INFO((exact ? "exact capacities" : "float capacities") << (ties ? ", ties" : ""));
+      Problem p = random_problem(ties ? 21 : 22, 3000, 40000, 6, !ties);
+      if (ties) std::fill(p.capacity.begin(), p.capacity.end(), 100.0f);
+      std::vector<std::uint8_t> up(p.capacity.size(), 1);
+      for (std::size_t l = 0; l < up.size(); l += 97) up[l] = 0;
+      std::vector<double> capacity_exact;
+      for (const float c : p.capacity) capacity_exact.push_back(static_cast<double>(c) + 1.0 / 3.0);
+      MaxMinInput all = p.input();
+      all.link_up = up;
+      if (exact) all.capacity_exact = capacity_exact;
+      MaxMinSolver reference;
+      reference.run(all);
+      CHECK(reference.solved_links() == p.capacity.size());
+
+      std::vector<LinkId> links = p.links;
+      MaxMinInput used = all;
+      used.links = links;
+      used.renumberable_links = links;
+      MaxMinSolver compact;
+      compact.run(used);
+      CHECK(compact.solved_links() < p.capacity.size() / 2);
+      CHECK(compact.solved_links() > 0);
+      CHECK(links == p.links);
+      CHECK(compact.rates() == reference.rates());
+      CHECK(compact.bottlenecks() == reference.bottlenecks());
+      CHECK(compact.link_paths() == reference.link_paths());
+      CHECK(compact.link_load() == reference.link_load());
+      CHECK(compact.bottleneck_steps() == reference.bottleneck_steps());
+      CHECK(compact.heap_refreshes() == reference.heap_refreshes());
+    }
+  }
+  // Nearly every link used: no renumbering, the same results.
+  const Problem dense = random_problem(23, 3000, 50, 6, true);
+  std::vector<LinkId> links = dense.links;
+  MaxMinInput in = dense.input();
+  in.links = links;
+  in.renumberable_links = links;
+  MaxMinSolver s;
+  s.run(in);
+  CHECK(s.solved_links() == dense.capacity.size());
+  CHECK(s.rates() == solve(dense).rates());
+  // A writable array that is not the links array is refused.
+  std::vector<LinkId> other = dense.links;
+  in.renumberable_links = other;
+  CHECK_THROWS_AS(s.run(in), std::invalid_argument);
+}
