@@ -5,13 +5,16 @@
 // which their key differs from the last popped key, so a pop touches one bucket and each entry moves
 // to a lower bucket a few times at most: far fewer cache misses than a binary heap.
 //
-// Each bucket is a stack stored in chunks of fixed size (ChunkedStack), not a vector: a bucket of
-// millions of entries (the static solver's first fill) grows without copying what it holds and
-// never holds more than two chunks it does not use. A vector doubles: a 5.5M-entry bucket that
-// received a few more entries held room for 11M, and both copies at the moment it grew.
+// Each bucket is a stack, in one of two storages. ChunkedStack (the default) keeps its entries in
+// chunks of fixed size: a bucket of millions of entries (the static solver's first fill) grows
+// without copying what it holds and never holds more than two chunks it does not use; a vector
+// doubles, and a 5.5M-entry bucket that received a few more entries held room for 11M, and both
+// copies at the moment it grew. VectorStack keeps one vector and its capacity: for a heap filled and
+// emptied many times (the incremental solver's), which so stops allocating once warm, and whose
+// pushes and pops are then as cheap as a vector's.
+#include <algorithm>
 #include <bit>
 #include <cstdint>
-#include <algorithm>
 #include <cstring>
 #include <limits>
 #include <memory>
@@ -20,8 +23,7 @@
 namespace interflow {
 
 // A stack in chunks of kChunk elements. pop() frees the last chunk once two chunks lie unused
-// beyond the top (one spare avoids freeing and allocating again at a chunk edge), unless told to
-// keep its storage.
+// beyond the top (one spare avoids freeing and allocating again at a chunk edge).
 template <class T>
 class ChunkedStack {
  public:
@@ -30,35 +32,40 @@ class ChunkedStack {
   std::size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
   std::size_t capacity() const { return chunks_.size() * kChunk; }
-  T& operator[](std::size_t i) { return chunks_[i / kChunk][i % kChunk]; }
   const T& operator[](std::size_t i) const { return chunks_[i / kChunk][i % kChunk]; }
   const T& back() const { return (*this)[size_ - 1]; }
 
   void push(const T& x) {
     if (size_ == capacity()) chunks_.push_back(std::make_unique_for_overwrite<T[]>(kChunk));
-    (*this)[size_++] = x;
+    chunks_[size_ / kChunk][size_ % kChunk] = x;
+    ++size_;
   }
-  void pop(bool keep_storage) {
+  void pop() {
     --size_;
-    if (!keep_storage && chunks_.size() * kChunk >= size_ + 2 * kChunk) chunks_.pop_back();
+    if (chunks_.size() * kChunk >= size_ + 2 * kChunk) chunks_.pop_back();
   }
-  // Keeps the first n elements; frees the chunks beyond them (all but one spare) unless told not to.
-  void truncate(std::size_t n, bool keep_storage) {
-    size_ = n;
-    if (!keep_storage) chunks_.resize(std::min(chunks_.size(), (n + kChunk - 1) / kChunk + 1));
+  void clear() {
+    size_ = 0;
+    chunks_.clear();
   }
-  void clear(bool keep_storage) { truncate(0, keep_storage); }
-  // Calls f(element) for every element in order and empties the stack, freeing each chunk as soon as
-  // it has been read unless told to keep the storage: what f copies elsewhere is never held twice.
   template <class F>
-  void drain(F&& f, bool keep_storage) {
+  void for_each(F&& f) const {
+    for (std::size_t c = 0; c * kChunk < size_; ++c) {
+      const T* chunk = chunks_[c].get();
+      const std::size_t n = std::min(kChunk, size_ - c * kChunk);
+      for (std::size_t i = 0; i < n; ++i) f(chunk[i]);
+    }
+  }
+  // Calls f(element) for every element in order and empties the stack, freeing each chunk as soon as
+  // it has been read: what f copies elsewhere is never held twice.
+  template <class F>
+  void drain(F&& f) {
     for (std::size_t c = 0; c * kChunk < size_; ++c) {
       const std::size_t n = std::min(kChunk, size_ - c * kChunk);
       for (std::size_t i = 0; i < n; ++i) f(chunks_[c][i]);
-      if (!keep_storage) chunks_[c].reset();
+      chunks_[c].reset();
     }
-    size_ = 0;
-    if (!keep_storage) chunks_.clear();
+    clear();
   }
   void swap(ChunkedStack& other) noexcept {
     chunks_.swap(other.chunks_);
@@ -70,13 +77,36 @@ class ChunkedStack {
   std::size_t size_ = 0;
 };
 
-template <class Value>
+// The same interface on one vector that keeps its capacity when emptied.
+template <class T>
+class VectorStack {
+ public:
+  std::size_t size() const { return v_.size(); }
+  bool empty() const { return v_.empty(); }
+  std::size_t capacity() const { return v_.capacity(); }
+  const T& operator[](std::size_t i) const { return v_[i]; }
+  const T& back() const { return v_.back(); }
+  void push(const T& x) { v_.push_back(x); }
+  void pop() { v_.pop_back(); }
+  void clear() { v_.clear(); }
+  template <class F>
+  void for_each(F&& f) const {
+    for (const T& x : v_) f(x);
+  }
+  template <class F>
+  void drain(F&& f) {
+    for (const T& x : v_) f(x);
+    v_.clear();
+  }
+  void swap(VectorStack& other) noexcept { v_.swap(other.v_); }
+
+ private:
+  std::vector<T> v_;
+};
+
+template <class Value, template <class> class Stack = ChunkedStack>
 class RadixHeap {
  public:
-  // keep_buckets: keep each bucket's storage when it empties — for a heap that is filled and emptied
-  // many times (the incremental solver's), so that it stops allocating once warm. Without it a
-  // bucket holds at most two chunks more than its entries.
-  explicit RadixHeap(bool keep_buckets = false) : keep_buckets_(keep_buckets) {}
 
   bool empty() const { return size_ == 0; }
   std::size_t size() const { return size_; }
@@ -97,7 +127,7 @@ class RadixHeap {
   void pop(double& key, Value& value) {
     if (buckets_[0].empty()) refill();
     const Entry e = buckets_[0].back();
-    buckets_[0].pop(keep_buckets_);
+    buckets_[0].pop();
     --size_;
     key = from_bits(e.bits);
     value = e.value;
@@ -112,8 +142,8 @@ class RadixHeap {
   }
 
   void clear() {
-    buckets_[0].clear(keep_buckets_);
-    for (std::uint64_t m = occupied_; m != 0; m &= m - 1) buckets_[std::countr_zero(m) + 1].clear(keep_buckets_);
+    buckets_[0].clear();
+    for (std::uint64_t m = occupied_; m != 0; m &= m - 1) buckets_[std::countr_zero(m) + 1].clear();
     occupied_ = 0;
     size_ = 0;
     last_ = 0;
@@ -156,22 +186,22 @@ class RadixHeap {
     // small heaps). Every bucket below it is empty, bucket 0 included.
     const auto i = static_cast<std::size_t>(std::countr_zero(occupied_)) + 1;
     occupied_ &= ~(std::uint64_t{1} << (i - 1));
-    ChunkedStack<Entry> moving;
+    Stack<Entry> moving;
     moving.swap(buckets_[i]);
     std::uint64_t smallest = std::numeric_limits<std::uint64_t>::max();
-    for (std::size_t k = 0; k < moving.size(); ++k) smallest = std::min(smallest, moving[k].bits);
+    moving.for_each([&](const Entry& e) { smallest = e.bits < smallest ? e.bits : smallest; });
     last_ = smallest;
-    // Every entry lands in a lower bucket relative to the new last key, in its order; each chunk
-    // read is freed at once, so the heap is never held twice.
-    moving.drain([&](const Entry& e) { put(e); }, keep_buckets_);
-    if (keep_buckets_) moving.swap(buckets_[i]);  // the emptied storage stays with its bucket
+    // Every entry lands in a lower bucket relative to the new last key, in its order (a chunked
+    // bucket frees each chunk as it is read, so the heap is never held twice); the emptied storage
+    // goes back to its bucket.
+    moving.drain([&](const Entry& e) { put(e); });
+    moving.swap(buckets_[i]);
   }
 
-  ChunkedStack<Entry> buckets_[65];
+  Stack<Entry> buckets_[65];
   std::uint64_t last_ = 0;
   std::uint64_t occupied_ = 0;  // bit b - 1: bucket b (1..64) is not empty
   std::size_t size_ = 0;
-  bool keep_buckets_;
 };
 
 }  // namespace interflow

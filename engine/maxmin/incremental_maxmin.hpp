@@ -164,7 +164,7 @@ class IncrementalMaxMin {
   std::vector<double> load_delta_;                                     // per local link, in commit()
   std::vector<std::uint8_t> frozen_, bottleneck_, var_changed_;
   std::vector<double> freeze_level_;  // per local link that froze variables: the level it froze them at
-  RadixHeap<std::uint32_t> heap_{true};
+  RadixHeap<std::uint32_t, VectorStack> heap_;  // filled and emptied at every batch: keeps its storage
 
   IncrementalStats stats_;
 };

@@ -11,6 +11,8 @@
 #include <optional>
 #include <stdexcept>
 
+#include <malloc.h>
+
 #include "core/crew.hpp"
 #include "core/fill_later.hpp"
 #include "core/radix_heap.hpp"
@@ -353,8 +355,10 @@ void MaxMinSolver::solve(const MaxMinInput& in, const Paths& paths) {
     updater.apply(in, rate_, link, marks);
   }
   // The per-link results, each made after freeing what it no longer needs, so that they do not
-  // raise the peak.
+  // raise the peak. The queue's chunks, freed as it emptied, lie scattered in malloc's heap, which
+  // keeps them resident; malloc_trim gives their pages back first (a few ms).
   FillLaterVector<std::uint32_t>().swap(link_vars);
+  malloc_trim(0);
   link_paths_.resize(num_links);
   for (std::size_t l = 0; l < num_links; ++l) link_paths_[l] = link_first[l + 1] - link_first[l];
   std::vector<std::uint32_t>().swap(link_first);

@@ -18,7 +18,8 @@ namespace {
 using Reference = std::priority_queue<double, std::vector<double>, std::greater<>>;
 
 // Pops one entry from each and requires the same key; returns it.
-double pop_both(RadixHeap<std::uint32_t>& heap, Reference& reference) {
+template <class Heap>
+double pop_both(Heap& heap, Reference& reference) {
   double key;
   std::uint32_t value;
   heap.pop(key, value);
@@ -27,35 +28,40 @@ double pop_both(RadixHeap<std::uint32_t>& heap, Reference& reference) {
   return key;
 }
 
+// Random monotone use of one heap: pushes at or above the last key popped (equal ones, close ones in
+// the low bits and far ones in the high bits) mixed with pops, over 50 rounds separated by clear().
+template <class Heap>
+void check_monotone_use() {
+  Heap heap;
+  Rng rng(7);
+  for (int round = 0; round < 50; ++round) {
+    heap.clear();
+    Reference reference;
+    double last = 0;
+    std::uint32_t id = 0;
+    for (int step = 0; step < 400; ++step) {
+      if (!reference.empty() && rng.below(3) == 0) {
+        last = pop_both(heap, reference);
+        continue;
+      }
+      const std::uint64_t kind = rng.below(4);
+      const double key = kind == 0   ? last
+                         : kind == 1 ? last * (1 + 1e-12 * rng.uniform())
+                                     : last + 1e3 * rng.uniform();
+      heap.push(key, id++);
+      reference.push(key);
+    }
+    CHECK(heap.size() == reference.size());
+    while (!reference.empty()) pop_both(heap, reference);
+    CHECK(heap.empty());
+  }
+}
+
 }  // namespace
 
-TEST_CASE("radix heap: pops the keys a binary heap pops under monotone use") {
-  for (const bool keep : {false, true}) {
-    RadixHeap<std::uint32_t> heap(keep);
-    Rng rng(7);
-    for (int round = 0; round < 50; ++round) {
-      heap.clear();
-      Reference reference;
-      double last = 0;
-      std::uint32_t id = 0;
-      for (int step = 0; step < 400; ++step) {
-        if (!reference.empty() && rng.below(3) == 0) {
-          last = pop_both(heap, reference);
-          continue;
-        }
-        // Keys at or above the last popped: equal ones, close ones (low bits) and far ones (high bits).
-        const std::uint64_t kind = rng.below(4);
-        const double key = kind == 0   ? last
-                           : kind == 1 ? last * (1 + 1e-12 * rng.uniform())
-                                       : last + 1e3 * rng.uniform();
-        heap.push(key, id++);
-        reference.push(key);
-      }
-      CHECK(heap.size() == reference.size());
-      while (!reference.empty()) pop_both(heap, reference);
-      CHECK(heap.empty());
-    }
-  }
+TEST_CASE("radix heap: pops the keys a binary heap pops under monotone use in both storages") {
+  check_monotone_use<RadixHeap<std::uint32_t>>();
+  check_monotone_use<RadixHeap<std::uint32_t, VectorStack>>();
 }
 
 TEST_CASE("radix heap: a bucket of many chunks is redistributed in key order") {
@@ -149,6 +155,11 @@ TEST_CASE("radix heap: the buckets hold at most two chunks more than their entri
 }
 
 TEST_CASE("chunked stack: push and pop across chunk edges keep the elements and free spare chunks") {
+  // A vector stack keeps its storage when emptied; a chunked one frees it.
+  VectorStack<int> kept;
+  for (int i = 0; i < 100; ++i) kept.push(i);
+  kept.clear();
+  CHECK(kept.capacity() >= 100);
   ChunkedStack<std::uint64_t> stack;
   const std::size_t n = 3 * ChunkedStack<std::uint64_t>::kChunk + 17;
   for (std::uint64_t i = 0; i < n; ++i) stack.push(i * 3);
@@ -158,27 +169,22 @@ TEST_CASE("chunked stack: push and pop across chunk edges keep the elements and 
   CHECK(wrong == 0);
   for (std::uint64_t i = n; i-- > 0;) {
     wrong += stack.back() != i * 3;
-    stack.pop(false);
+    stack.pop();
     wrong += stack.capacity() > stack.size() + 2 * ChunkedStack<std::uint64_t>::kChunk;
   }
   CHECK(wrong == 0);
   CHECK(stack.empty());
   for (std::uint64_t i = 0; i < n; ++i) stack.push(i);
-  stack.truncate(5, false);
-  CHECK(stack.size() == 5);
-  CHECK(stack[4] == 4);
-  CHECK(stack.capacity() <= 2 * ChunkedStack<std::uint64_t>::kChunk);
-  for (std::uint64_t i = 0; i < n; ++i) stack.push(i);
-  stack.clear(true);
-  CHECK(stack.capacity() >= n);
-  for (const bool keep : {false, true}) {
-    stack.clear(false);
-    for (std::uint64_t i = 0; i < n; ++i) stack.push(i + 1);
-    std::uint64_t next = 1;
-    stack.drain([&](std::uint64_t x) { wrong += x != next++; }, keep);
-    CHECK(wrong == 0);
-    CHECK(next == n + 1);
-    CHECK(stack.empty());
-    CHECK((stack.capacity() >= n) == keep);
-  }
+  std::uint64_t sum = 0;
+  stack.for_each([&](std::uint64_t x) { sum += x; });
+  CHECK(sum == n * (n - 1) / 2);
+  stack.clear();
+  CHECK(stack.capacity() == 0);
+  for (std::uint64_t i = 0; i < n; ++i) stack.push(i + 1);
+  std::uint64_t next = 1;
+  stack.drain([&](std::uint64_t x) { wrong += x != next++; });
+  CHECK(wrong == 0);
+  CHECK(next == n + 1);
+  CHECK(stack.empty());
+  CHECK(stack.capacity() == 0);
 }
