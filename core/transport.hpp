@@ -101,7 +101,9 @@ class Transport {
   // engine) simulates no further than `bound`, since what the driver does then may change what
   // follows; it then returns a time after `bound` (or kNever) when it knows of no event up to it.
   virtual double next_event(double bound) = 0;
-  // Moves the clock to t (never backwards); returns the end of the batch that starts there.
+  // Moves the clock to t (never backwards); returns the end of the batch that starts there: transfer
+  // ends up to it are taken in this batch, at the batch's time. Starts, deliveries and the driver's
+  // own events are due only at or before the batch's time, so nothing starts early.
   virtual double advance_to(double t) = 0;
   // Appends the messages whose transfer ended by `horizon`, in the order they ended.
   virtual void take_sent(double horizon, std::vector<MessageId>& sent) = 0;

@@ -356,7 +356,7 @@ void Driver::run_batches() {
     batch_events_ = sent_.size();
     for (MessageId m : sent_) send_ended(m);
     for (;;) {
-      handle_due_events(horizon_);
+      handle_due_events();
       if (ready_.empty()) break;
       run_ready();
     }
@@ -366,13 +366,17 @@ void Driver::run_batches() {
   }
 }
 
-// Deliveries, the driver's own events and timed starts due by `horizon`, in time order.
-void Driver::handle_due_events(double horizon) {
+// Deliveries, the driver's own events and timed starts due by the batch's time, in time order. Only
+// the transport's transfer ends are taken up to the batch's horizon (a relative 1e-12 later): what
+// starts something (a timed start, a delivery, a computation's end) is never brought forward, so no
+// flow starts before its start time or before what it waits for.
+void Driver::handle_due_events() {
+  const double now = transport_.now();
   for (;;) {
     const double d = transport_.next_delivery();
     const double e = events_.empty() ? kNever : events_.top().time;
     const double i = next_initial_time();
-    if (std::min({d, e, i}) > horizon) return;
+    if (std::min({d, e, i}) > now) return;
     ++batch_events_;
     if (d <= e && d <= i) {
       delivered(transport_.pop_delivery());
@@ -419,7 +423,7 @@ void Driver::run_op(std::uint32_t op) {
   const OpGraph& g = *graphs_[a];
   if (!g.not_before.empty()) {
     const double t = (*apps_)[a].arrival_s + g.not_before[op - res_.op_base[a]];
-    if (t > horizon_) {
+    if (t > transport_.now()) {
       events_.push({t, op, EventKind::Release});
       return;
     }

@@ -126,7 +126,7 @@ class Driver {
   std::uint32_t pop_initial();
   // The event loop.
   void run_batches();
-  void handle_due_events(double horizon);
+  void handle_due_events();
   void handle_event(const Event& e);
   void run_ready();
   // Operations.
@@ -185,7 +185,7 @@ class Driver {
   std::size_t next_initial_ = 0, next_initial_send_ = 0;
   std::vector<std::uint32_t> ready_;
   std::vector<MessageId> sent_;
-  double horizon_ = 0;
+  double horizon_ = 0;  // transfer ends up to it are taken in the batch (Transport::advance_to)
   std::uint64_t batch_events_ = 0, sent_count_ = 0;
 };
 

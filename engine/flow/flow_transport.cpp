@@ -195,9 +195,12 @@ double FlowTransport::next_event(double /*bound*/) {
   return std::min(completion_.empty() ? kNever : completion_.top_key(), next_delivery());
 }
 
+// Transfer ends within a relative 1e-12 of the batch's time are the same instant up to rounding:
+// they are taken together (manual/dynamic.md). Relative at every time: an absolute floor (1 ps below
+// t = 1 s, before) merged events far apart in a run of nanoseconds.
 double FlowTransport::advance_to(double t) {
   now_ = std::max(now_, t);
-  return now_ + 1e-12 * std::max(1.0, now_);
+  return now_ + kSameInstant * now_;
 }
 
 void FlowTransport::take_sent(double horizon, std::vector<MessageId>& sent) {

@@ -61,6 +61,8 @@ class FlowTransport final : public Transport {
   bool start(MessageId m) override;
   double next_event(double bound) override;  // every event is known: bound unused
   double advance_to(double t) override;
+  // Transfer ends this close (relative) to a batch's time are taken in it.
+  static constexpr double kSameInstant = 1e-12;
   void take_sent(double horizon, std::vector<MessageId>& sent) override;
   double next_delivery() const override { return deliveries_.empty() ? kNever : deliveries_.top().time; }
   MessageId pop_delivery() override;

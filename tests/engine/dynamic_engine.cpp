@@ -386,3 +386,25 @@ TEST_CASE("dynamic: the time series carries exactly the bytes delivered") {
     CHECK(carried == approx(bytes).epsilon(1e-9));
   }
 }
+
+TEST_CASE("dynamic: no flow starts before its start time and the batching window is relative") {
+  // Flow 1 is due half a picosecond after flow 0's transfer ends, flow 3 a tenth of a picosecond
+  // after flow 2 starts, at one nanosecond: each starts exactly at its own time (a window of 1 ps
+  // below t = 1 s started them early with the events before them). Flows 4 and 5, equal and started
+  // together, end in one batch.
+  auto t = test::build_topology("graph:file=" + fixture("dumbbell.ifg"));
+  FlowWorkload w;
+  const double end0 = 8e6 / 10e9;  // flow 0 alone on the 10 Gbit/s cable
+  w.add(0, 2, kMB, 0);
+  w.add(1, 3, kMB, end0 + 0.5e-12);
+  w.add(4, 5, 1e3, 1e-9);
+  w.add(5, 4, 1e3, 1e-9 + 1e-13);
+  const TransportResult r = run(*t, "bfs", w);
+  for (FlowId f = 0; f < 4; ++f) {
+    INFO("flow " << f);
+    CHECK(r.state[f] == FlowState::Delivered);
+    CHECK(r.start_s[f] == w.start_s[f]);
+  }
+  CHECK(r.transfer_end_s[0] == approx(end0).epsilon(1e-12));
+  CHECK(r.transfer_end_s[0] < r.start_s[1]);
+}
