@@ -10,6 +10,7 @@
 #include <limits>
 #include <optional>
 #include <stdexcept>
+#include <string>
 
 #include <malloc.h>
 
@@ -61,6 +62,10 @@ void transpose(const Paths& paths, std::size_t num_vars, std::size_t num_links, 
   link_first.assign(num_links + 1, 0);
   for_each_part([&](LinkId l, std::uint32_t) { ++link_first[l + 1]; });
   for (std::size_t l = 0; l < num_links; ++l) link_first[l + 1] += link_first[l];
+  // Every entry is counted by the part of its link: one not counted lies beyond the last link.
+  if (link_first[num_links] != entries)
+    throw std::invalid_argument("maxmin: a path crosses a link beyond the network's " + std::to_string(num_links) +
+                                " links");
   link_vars.resize(entries);  // not zeroed: the second scan writes every entry
   std::vector<std::uint32_t> cursor(link_first.begin(), link_first.end() - 1);
   for_each_part([&](LinkId l, std::uint32_t v) { link_vars[cursor[l]++] = v; });
@@ -181,7 +186,12 @@ class UsedLinks {
   static constexpr double kUnusedShare = 0.1;
 
   UsedLinks(std::span<const LinkId> links, std::size_t num_links) : used_(num_links) {
-    for (const LinkId l : links) used_.set(l);
+    for (const LinkId l : links) {
+      if (l >= num_links)
+        throw std::invalid_argument("maxmin: a path crosses link " + std::to_string(l) + " of a network of " +
+                                    std::to_string(num_links) + " links");
+      used_.set(l);
+    }
     used_.finish();
   }
   std::size_t count() const { return used_.count(); }
@@ -234,6 +244,8 @@ void MaxMinSolver::run(const MaxMinInput& in) {
   if (in.runs ? in.runs->num_vars() != num_vars : in.var_offsets.size() != num_vars + 1)
     throw std::invalid_argument("maxmin: the paths do not have one entry per variable");
   if (!in.link_up.empty() && in.link_up.size() != num_links) throw std::invalid_argument("maxmin: link_up size");
+  if (!in.capacity_exact.empty() && !in.capacity_gbps.empty() && in.capacity_gbps.size() != num_links)
+    throw std::invalid_argument("maxmin: capacity_gbps and capacity_exact differ in size");
   for (std::uint32_t v = 0; v < num_vars; ++v)
     if (!(in.weight[v] > 0)) throw std::invalid_argument("maxmin: weights must be positive");
   if (in.runs)

@@ -375,8 +375,17 @@ TEST_CASE("maxmin: the solve on the links in use only is bit-identical and resto
   s.run(in);
   CHECK(s.solved_links() == dense.capacity.size());
   CHECK(s.rates() == solve(dense).rates());
-  // A writable array that is not the links array is refused.
+  // A writable array that is not the links array is refused, and so is a link id beyond the network.
   std::vector<LinkId> other = dense.links;
   in.renumberable_links = other;
   CHECK_THROWS_AS(s.run(in), std::invalid_argument);
+  Problem beyond = random_problem(24, 100, 400, 3, false);
+  beyond.links.back() = 400;
+  std::vector<LinkId> beyond_links = beyond.links;
+  MaxMinInput bad = beyond.input();
+  bad.links = beyond_links;
+  bad.renumberable_links = beyond_links;
+  CHECK_THROWS_WITH_AS(s.run(bad), doctest::Contains("link 400 of a network of 400 links"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(s.run(beyond.input()), doctest::Contains("beyond the network's 400 links"),
+                       std::invalid_argument);
 }
