@@ -84,7 +84,6 @@ class VectorStack {
   std::size_t size() const { return v_.size(); }
   bool empty() const { return v_.empty(); }
   std::size_t capacity() const { return v_.capacity(); }
-  const T& operator[](std::size_t i) const { return v_[i]; }
   const T& back() const { return v_.back(); }
   void push(const T& x) { v_.push_back(x); }
   void pop() { v_.pop_back(); }

@@ -45,8 +45,8 @@ class RankBitmap {
 
  private:
   // std::popcount compiles to a library call unless the build targets a CPU with a popcount
-  // instruction; this branch-free count is a dozen instructions inline (rank() is on the max-min
-  // solver's hottest path).
+  // instruction; this branch-free count is a dozen instructions inline (rank() runs once per path
+  // entry when the max-min solver renumbers a table).
   static std::uint64_t bit_count(std::uint64_t x) {
     x -= (x >> 1) & 0x5555555555555555ULL;
     x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);

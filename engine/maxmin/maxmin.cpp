@@ -24,6 +24,12 @@ namespace interflow::maxmin {
 
 namespace {
 constexpr std::size_t kGrain = 1 << 14;  // work items per parallel task
+constexpr std::size_t kTrimAfterQueue = 1 << 20;  // queue entries (12 MiB) from which a trim pays
+
+// The links of the problem: those of whichever capacity array is given.
+std::size_t num_links_of(const MaxMinInput& in) {
+  return in.capacity_exact.empty() ? in.capacity_gbps.size() : in.capacity_exact.size();
+}
 
 // The variables' links as stored in a PathTable: the same interface as PathRuns, so the solver reads
 // either the same way (a template, not a virtual call per link).
@@ -219,9 +225,11 @@ class UsedLinks {
     for (std::size_t l = used_.size(); l-- > 0;) values[l] = used_.contains(l) ? values[--d] : fill;
   }
   void renumber(std::span<LinkId> links) const {
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, links.size(), kGrain), [&](const auto& r) {
-      for (std::size_t i = r.begin(); i < r.end(); ++i) links[i] = static_cast<LinkId>(used_.rank(links[i]));
-    });
+    map_in_place(links, [&](LinkId l) { return static_cast<LinkId>(used_.rank(l)); });
+  }
+  // Back from new numbers to link ids, with link_of().
+  static void restore(std::span<LinkId> links, const std::vector<LinkId>& link_of) {
+    map_in_place(links, [&](LinkId d) { return link_of[d]; });
   }
   // The link id of each used link, by new number.
   std::vector<LinkId> link_of() const {
@@ -233,13 +241,20 @@ class UsedLinks {
   }
 
  private:
+  template <class F>
+  static void map_in_place(std::span<LinkId> links, F&& f) {
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, links.size(), kGrain), [&](const auto& r) {
+      for (std::size_t i = r.begin(); i < r.end(); ++i) links[i] = f(links[i]);
+    });
+  }
+
   RankBitmap used_;
 };
 
 }  // namespace
 
 void MaxMinSolver::run(const MaxMinInput& in) {
-  const std::size_t num_links = in.capacity_exact.empty() ? in.capacity_gbps.size() : in.capacity_exact.size();
+  const std::size_t num_links = num_links_of(in);
   const std::size_t num_vars = in.weight.size();
   if (in.runs ? in.runs->num_vars() != num_vars : in.var_offsets.size() != num_vars + 1)
     throw std::invalid_argument("maxmin: the paths do not have one entry per variable");
@@ -260,7 +275,7 @@ void MaxMinSolver::run(const MaxMinInput& in) {
 bool MaxMinSolver::solve_on_used_links(const MaxMinInput& in) {
   if (in.renumberable_links.data() != in.links.data() || in.renumberable_links.size() != in.links.size())
     throw std::invalid_argument("maxmin: renumberable_links must be the links array");
-  const std::size_t num_links = in.capacity_exact.empty() ? in.capacity_gbps.size() : in.capacity_exact.size();
+  const std::size_t num_links = num_links_of(in);
   const UsedLinks used(in.links, num_links);
   if (!used.worth_it()) return false;
   used.renumber(in.renumberable_links);
@@ -278,10 +293,7 @@ bool MaxMinSolver::solve_on_used_links(const MaxMinInput& in) {
     solve(dense, TablePaths{in.var_offsets, in.links});
   }
   const std::vector<LinkId> link_of = used.link_of();
-  const std::span<LinkId> links = in.renumberable_links;
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, links.size(), kGrain), [&](const auto& r) {
-    for (std::size_t i = r.begin(); i < r.end(); ++i) links[i] = link_of[links[i]];
-  });
+  UsedLinks::restore(in.renumberable_links, link_of);
   for (LinkId& b : bottleneck_)
     if (b != kNone) b = link_of[b];
   used.expand(link_paths_, std::uint32_t{0});
@@ -291,7 +303,7 @@ bool MaxMinSolver::solve_on_used_links(const MaxMinInput& in) {
 
 template <class Paths>
 void MaxMinSolver::solve(const MaxMinInput& in, const Paths& paths) {
-  const std::size_t num_links = in.capacity_exact.empty() ? in.capacity_gbps.size() : in.capacity_exact.size();
+  const std::size_t num_links = num_links_of(in);
   const std::size_t num_vars = in.weight.size();
   steps_ = refreshes_ = 0;
   solved_links_ = num_links;
@@ -336,6 +348,7 @@ void MaxMinSolver::solve(const MaxMinInput& in, const Paths& paths) {
   heap.raise_floor(lowest);
   for (std::size_t l = 0; l < num_links; ++l)
     if (link[l].unfrozen > 0) heap.push(share_of(l), static_cast<LinkId>(l));
+  const bool large_queue = heap.size() >= kTrimAfterQueue;
 
   std::uint64_t frozen_count = 0;
   LinkUpdater<Paths> updater(paths, num_links);
@@ -367,10 +380,11 @@ void MaxMinSolver::solve(const MaxMinInput& in, const Paths& paths) {
     updater.apply(in, rate_, link, marks);
   }
   // The per-link results, each made after freeing what it no longer needs, so that they do not
-  // raise the peak. The queue's chunks, freed as it emptied, lie scattered in malloc's heap, which
-  // keeps them resident; malloc_trim gives their pages back first (a few ms).
+  // raise the peak. A large queue's chunks, freed as it emptied, lie scattered in malloc's heap,
+  // which keeps them resident; malloc_trim gives their pages back first (a few ms, so not after the
+  // small solves that run many times, such as the dynamic engine's checks from scratch).
   FillLaterVector<std::uint32_t>().swap(link_vars);
-  malloc_trim(0);
+  if (large_queue) malloc_trim(0);
   link_paths_.resize(num_links);
   for (std::size_t l = 0; l < num_links; ++l) link_paths_[l] = link_first[l + 1] - link_first[l];
   std::vector<std::uint32_t>().swap(link_first);

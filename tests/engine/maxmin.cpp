@@ -7,6 +7,7 @@
 #include <tbb/task_arena.h>
 
 #include "tests/support/approx.hpp"
+#include "tests/support/maxmin_support.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -318,12 +319,7 @@ TEST_CASE("maxmin: large problems cut into link ranges are max-min fair and iden
     for (const int threads : {2, 4}) {
       INFO(threads << " threads");
       const MaxMinSolver many = solve_with(threads);
-      CHECK(many.rates() == one.rates());
-      CHECK(many.bottlenecks() == one.bottlenecks());
-      CHECK(many.link_load() == one.link_load());
-      CHECK(many.link_paths() == one.link_paths());
-      CHECK(many.bottleneck_steps() == one.bottleneck_steps());
-      CHECK(many.heap_refreshes() == one.heap_refreshes());
+      test::check_identical_solves(many, one);
     }
   }
 }
@@ -357,12 +353,7 @@ TEST_CASE("maxmin: the solve on the links in use only is bit-identical and resto
       CHECK(compact.solved_links() < p.capacity.size() / 2);
       CHECK(compact.solved_links() > 0);
       CHECK(links == p.links);
-      CHECK(compact.rates() == reference.rates());
-      CHECK(compact.bottlenecks() == reference.bottlenecks());
-      CHECK(compact.link_paths() == reference.link_paths());
-      CHECK(compact.link_load() == reference.link_load());
-      CHECK(compact.bottleneck_steps() == reference.bottleneck_steps());
-      CHECK(compact.heap_refreshes() == reference.heap_refreshes());
+      test::check_identical_solves(compact, reference);
     }
   }
   // Nearly every link used: no renumbering, the same results.

@@ -12,6 +12,7 @@
 #include "cli/static_run.hpp"
 #include "engine/maxmin/maxmin.hpp"
 #include "engine/maxmin/path_runs.hpp"
+#include "tests/support/maxmin_support.hpp"
 
 using namespace interflow;
 using maxmin::PathRuns;
@@ -138,12 +139,7 @@ TEST_CASE("path runs: the solver reading runs gives bit-identical results to the
     coded.runs = &runs;
     maxmin::MaxMinSolver from_runs;
     from_runs.run(coded);
-    CHECK(from_runs.rates() == from_table.rates());  // exact equality, infinities included
-    CHECK(from_runs.bottlenecks() == from_table.bottlenecks());
-    CHECK(from_runs.link_load() == from_table.link_load());
-    CHECK(from_runs.link_paths() == from_table.link_paths());
-    CHECK(from_runs.bottleneck_steps() == from_table.bottleneck_steps());
-    CHECK(from_runs.heap_refreshes() == from_table.heap_refreshes());
+    test::check_identical_solves(from_runs, from_table);
   }
 }
 
