@@ -64,6 +64,11 @@ void add_engine_options(OptionTable& t, DynamicConfig& c) {
   t.flag("--nic-fifo", c.nic_fifo,
          "a NIC sends its messages one at a time per class, in the order they start, as the packet engine's NICs "
          "do (default: all at once, sharing the NIC max-min; manual/dynamic.md \"NIC order\")");
+  t.real("--batch-tolerance", c.batch_tolerance,
+         "flow level: transfer ends within this relative distance of a batch's time end in that batch, early "
+         "(fewer re-solves; the summary gives how early at most; default 0: only ends at the same instant; "
+         "manual/dynamic.md \"Batching\")",
+         0, 1e-2);
   t.flag("--full-resolve", c.full_resolve,
          "re-solve every active flow at every event batch instead of only those whose rates can change (same "
          "results, slower; for measuring the incremental solver)");
@@ -93,7 +98,7 @@ void refuse_conflicts(const OptionTable& t, const DynamicConfig& c) {
     t.refuse_unless(o, packets || hybrid, "with --transport packet or hybrid");
   for (const std::string& o : zoom_option_names()) t.refuse_unless(o, hybrid, "with --transport hybrid");
   for (const char* o : {"--policy", "--class-share", "--class-cap", "--class-priority", "--full-resolve",
-                        "--max-path-memory-gib"})
+                        "--max-path-memory-gib", "--batch-tolerance"})
     t.refuse_unless(o, !packets,
                     "to the flow transport (with --transport packet, the switches' output schedulers share the links)");
   for (const char* o : {"--nic-fifo", "--router-delay-ns"})
@@ -130,7 +135,7 @@ std::map<std::string, Json> resolved_options(const DynamicRun& run) {
   if (c.inrflow_workload.empty()) r["inrflow-time-unit"] = nullptr;
   if (c.transport == "packet")
     for (const char* o : {"policy", "class-share", "class-cap", "class-priority", "full-resolve", "max-path-memory-gib",
-                          "nic-fifo", "router-delay-ns"})
+                          "nic-fifo", "router-delay-ns", "batch-tolerance"})
       r[o] = nullptr;
   if (c.transport == "flow")
     for (const std::string& o : packet_transport_option_names()) r[o.substr(2)] = nullptr;

@@ -67,7 +67,11 @@ Json simulation_json(const TransportResult& r) {
           {"solved_variables_per_batch",
            r.batches ? static_cast<double>(r.solved_vars) / static_cast<double>(r.batches) : 0.0},
           {"changed_variables", r.changed_vars},
-          {"solve_share", r.simulate_seconds > 0 ? r.solve_seconds / r.simulate_seconds : 0.0}};
+          {"solve_share", r.simulate_seconds > 0 ? r.solve_seconds / r.simulate_seconds : 0.0},
+          {"batch_tolerance", r.batch_tolerance},
+          {"transfers_ended_early", r.ended_early},
+          {"largest_early_end_s", r.max_early_s},
+          {"largest_relative_early_end", r.max_early_relative}};
 }
 
 // The packet transport's network and simulator statistics.
@@ -227,6 +231,9 @@ void print_dynamic_summary(const DynamicRun& run, const RunHeader& header, std::
       << (r.simulate_seconds > 0 ? 100 * r.solve_seconds / r.simulate_seconds : 0.0) << " % of the simulation)\n";
   out.unsetf(std::ios::fixed);
   out << std::setprecision(6);
+  if (r.batch_tolerance > 0)
+    row("batch tolerance") << r.batch_tolerance << ": " << r.ended_early << " transfers ended early, by at most "
+                           << r.max_early_s << " s (" << r.max_early_relative << " relative)\n";
   print_foot(out, timings(run));
 }
 

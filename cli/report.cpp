@@ -137,6 +137,9 @@ Json static_summary(const StaticRun& run, const RunHeader& header) {
                  {"reason", run.stream_reason},
                  {"passes", m.stream_passes},
                  {"links_saturated_by_passes", m.stream_levels},
+                 {"links_saturated_by_predictions", m.stream_predicted_levels},
+                 {"sample_flows", m.stream_sample_flows},
+                 {"sample_seconds", m.stream_sample_seconds},
                  {"residual_variables", m.stream_residual_variables},
                  {"pass_flows", m.stream_pass_flows},
                  {"pass_seconds", m.stream_pass_seconds}};
@@ -210,8 +213,9 @@ void print_static_summary(const StaticRun& run, const RunHeader& header, std::os
   row("link utilisation mean/max", "%.4f / %.4f", m.utilisation.mean, m.utilisation.max);
   row("memory estimate (peak)", "%.1f MiB", mib(run.memory.peak()));
   if (run.streamed)
-    row("streamed solve", "%u passes, %llu links saturated by them, %llu variables solved in memory",
+    row("streamed solve", "%u passes, %llu links saturated by them (%llu predicted), %llu variables solved in memory",
         m.stream_passes, static_cast<unsigned long long>(m.stream_levels),
+        static_cast<unsigned long long>(m.stream_predicted_levels),
         static_cast<unsigned long long>(m.stream_residual_variables));
   print_foot(out, {{"build", run.build_seconds}, {"route", m.route_seconds}, {"solve", m.solve_seconds},
                    {"total", run.total_seconds}});

@@ -46,6 +46,8 @@ flow::StaticOptions engine_options(const StaticConfig& config, Progress& progres
   options.progress = &progress;
   options.max_path_bytes = static_cast<std::uint64_t>(config.max_path_memory_gib * static_cast<double>(1ULL << 30));
   options.stream_buffer_bytes = static_cast<std::uint64_t>(config.stream_buffer_mib * static_cast<double>(1ULL << 20));
+  options.stream_predict = config.stream_predict;
+  options.stream_sample_weight = config.stream_sample_weight;
   options.keep_paths = config.keep_paths || config.per_flow_results;  // flows.csv reports each flow's paths
   return options;
 }

@@ -28,6 +28,8 @@ struct StaticConfig {
   // "off" holds every flow.
   std::string stream = "auto";
   double stream_buffer_mib = 64;  // the streamed solve's buffer of unfrozen variables
+  bool stream_predict = true;     // its predicted levels (no option: tests turn them off to compare)
+  double stream_sample_weight = 4096;  // and the weight per link its sample aims at (no option either)
   bool per_flow_results = false;  // flows.csv wanted: every flow must be held
   bool keep_paths = false;  // keep StaticResult::paths after the solve (implied by per_flow_results)
   bool memory_estimate_only = false;  // estimate the memory the run needs, and stop there

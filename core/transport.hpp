@@ -76,6 +76,11 @@ struct TransportResult {
   std::uint64_t solved_vars = 0, changed_vars = 0, solver_rounds = 0;
   double route_seconds = 0, simulate_seconds = 0, solve_seconds = 0;
   double max_verify_error = 0;  // flow transport with verification: largest relative rate difference found
+  // Flow transport with a batch tolerance: transfers ended before they were due, and by how much at
+  // most (seconds, and relative to the time they were due).
+  double batch_tolerance = 0;
+  std::uint64_t ended_early = 0;
+  double max_early_s = 0, max_early_relative = 0;
 
   // Sizes the time series to `bins` (at least 1) zeroed bins over the makespan (set it first);
   // returns false when the makespan is 0 and the series stay empty of time.

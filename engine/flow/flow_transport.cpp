@@ -15,6 +15,7 @@ FlowTransport::~FlowTransport() = default;
 
 void FlowTransport::open(const MessageTable& messages, TransportResult& result) {
   r_ = &result;
+  r_->batch_tolerance = options_.batch_tolerance;
   messages_ = &messages;
   route(messages);
   prepare_variables(messages);
@@ -119,9 +120,9 @@ void FlowTransport::set_cap(FlowId f, double gbps) {
   changed_ = true;
 }
 
-void FlowTransport::settle_var(std::uint32_t v) {
-  var_[v].bits += var_[v].rate * 1e9 * (now_ - var_[v].last);
-  var_[v].last = now_;
+void FlowTransport::settle_var(std::uint32_t v, double t) {
+  var_[v].bits += var_[v].rate * 1e9 * (t - var_[v].last);
+  var_[v].last = t;
 }
 
 bool FlowTransport::start(MessageId f) {
@@ -197,37 +198,50 @@ double FlowTransport::next_event(double /*bound*/) {
 
 // Transfer ends within a relative 1e-12 of the batch's time are the same instant up to rounding:
 // they are taken together (manual/dynamic.md). Relative at every time: an absolute floor (1 ps below
-// t = 1 s, before) merged events far apart in a run of nanoseconds.
+// t = 1 s, before) merged events far apart in a run of nanoseconds. With a batch tolerance, those
+// within it are taken too, ending early.
 double FlowTransport::advance_to(double t) {
   now_ = std::max(now_, t);
-  return now_ + kSameInstant * now_;
+  return now_ + std::max(kSameInstant, options_.batch_tolerance) * now_;
 }
 
 void FlowTransport::take_sent(double horizon, std::vector<MessageId>& sent) {
-  TransportResult& r = *r_;
-  const PathTable& paths = r.paths;
   while (!completion_.empty() && completion_.top_key() <= horizon) {
     const FlowId f = completion_.top();
+    const double due = completion_.top_key();
     completion_.pop();
-    flow_[f].phase = Phase::Done;
-    r.state[f] = FlowState::Delivered;
-    r.transfer_end_s[f] = now_;
-    if (!coupled(f)) {  // a coupled flow's delivery is the hybrid transport's
-      r.finish_s[f] = now_ + r.latency_s[f];
-      if (messages_->delivery_awaited(f)) deliveries_.push({r.finish_s[f], f});
-    }
-    total_gbps_ -= flow_[f].rate;
-    --active_flows_;
-    for (std::uint32_t v = paths.first_var(f); v < paths.end_var(f); ++v) {
-      settle_var(v);
-      var_[v].rate = 0;
-      solver_->deactivate(v);
-      for (LinkId l : paths.links(v))
-        if (--link_active_[l] == 0) r.link_busy_s[l] += now_ - busy_since_[l];
-    }
+    end_transfer(f, due);
     sent.push_back(f);
     changed_ = true;
     release_nic(f);
+  }
+}
+
+// Its paths carry their bits up to `due` (all of the message, also when a batch tolerance ends it
+// early) and are released now; how early is recorded.
+void FlowTransport::end_transfer(FlowId f, double due) {
+  TransportResult& r = *r_;
+  const PathTable& paths = r.paths;
+  flow_[f].phase = Phase::Done;
+  r.state[f] = FlowState::Delivered;
+  r.transfer_end_s[f] = now_;
+  if (due > now_ && options_.batch_tolerance > 0) {
+    ++r.ended_early;
+    r.max_early_s = std::max(r.max_early_s, due - now_);
+    r.max_early_relative = std::max(r.max_early_relative, (due - now_) / due);
+  }
+  if (!coupled(f)) {  // a coupled flow's delivery is the hybrid transport's
+    r.finish_s[f] = now_ + r.latency_s[f];
+    if (messages_->delivery_awaited(f)) deliveries_.push({r.finish_s[f], f});
+  }
+  total_gbps_ -= flow_[f].rate;
+  --active_flows_;
+  for (std::uint32_t v = paths.first_var(f); v < paths.end_var(f); ++v) {
+    settle_var(v, std::max(due, now_));
+    var_[v].rate = 0;
+    solver_->deactivate(v);
+    for (LinkId l : paths.links(v))
+      if (--link_active_[l] == 0) r.link_busy_s[l] += now_ - busy_since_[l];
   }
 }
 

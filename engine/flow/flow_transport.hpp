@@ -41,6 +41,10 @@ struct FlowTransportOptions {
   // Seconds a message's path latency gains at every switch it passes (--router-delay-ns): a router's
   // pipeline at zero load, as the packet engine's switch models have one; 0: links only.
   double router_delay_s = 0;
+  // Transfer ends within this relative distance of a batch's time are ended in that batch
+  // (--batch-tolerance; manual/dynamic.md "Batching"): fewer batches, each transfer ending at most
+  // this much (relative) early. 0: only ends at the same instant up to rounding (kSameInstant).
+  double batch_tolerance = 0;
   Progress* progress = nullptr;
   // Hybrid runs (engine/hybrid/hybrid_transport.hpp): called once the messages are routed, it returns
   // per link 0 for an ordinary constraint, 1 for a zoomed region's boundary (still a constraint), 2 for
@@ -103,7 +107,9 @@ class FlowTransport final : public Transport {
   void route(const MessageTable& messages);
   void prepare_variables(const MessageTable& messages);
   void couple(const PathTable& paths, const std::vector<std::uint8_t>& zoom);  // the solver's links, capped
-  void settle_var(std::uint32_t v);  // bits carried by v up to now
+  void settle_var(std::uint32_t v) { settle_var(v, now_); }  // bits carried by v up to now
+  void settle_var(std::uint32_t v, double t);                 // ... up to time t
+  void end_transfer(FlowId f, double due);  // f's transfer, due to end at `due`, ends now
   void activate(FlowId f);           // its transfer starts now
   bool wait_for_nic(FlowId f);       // nic_fifo: queues f behind its NIC's message in transfer (true if it must wait)
   void release_nic(FlowId f);        // nic_fifo: f's transfer ended; the next message of its NIC and class starts

@@ -166,6 +166,8 @@ StaticResult StaticEngine::run(const FlowStream& flows, const StaticOptions& opt
   input.seed = options.seed;
   input.direct_endpoint_gbps = options.direct_endpoint_gbps;
   input.buffer_bytes = options.stream_buffer_bytes;
+  input.predict = options.stream_predict;
+  input.sample_weight = options.stream_sample_weight;
   input.progress = options.progress;
   StreamedResult s = StreamedMaxMin(net_, *routing, flows, input).run();
 
@@ -185,6 +187,9 @@ StaticResult StaticEngine::run(const FlowStream& flows, const StaticOptions& opt
   m.solver_refreshes = s.residual_refreshes;
   m.stream_passes = s.passes;
   m.stream_levels = s.levels;
+  m.stream_predicted_levels = s.predicted_levels;
+  m.stream_sample_flows = s.sample_flows;
+  m.stream_sample_seconds = s.sample_seconds;
   m.stream_residual_variables = s.residual_variables;
   m.stream_pass_seconds = s.pass_seconds;
   m.stream_pass_flows = s.pass_flows;

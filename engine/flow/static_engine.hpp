@@ -24,6 +24,8 @@ struct StaticOptions {
   Progress* progress = nullptr;
   std::uint64_t max_path_bytes = 8ULL << 30;  // see RouteContext
   std::uint64_t stream_buffer_bytes = 64ULL << 20;  // streamed solve: see StreamedInput::buffer_bytes
+  bool stream_predict = true;                        // and StreamedInput::predict
+  double stream_sample_weight = 4096;                // and StreamedInput::sample_weight
   // true: StaticResult::paths holds the routed paths. false: the result has none, and if a run-coded
   // copy (engine/maxmin/path_runs.hpp) takes at most run_coding_limit() bytes the table is freed
   // before the solve, which reads the copy instead: a held run then needs far less memory where
@@ -71,6 +73,9 @@ struct StaticMetrics {
   // them, and path variables left to the in-memory solve after the last pass.
   std::uint32_t stream_passes = 0;
   std::uint64_t stream_levels = 0;
+  std::uint64_t stream_predicted_levels = 0;  // of stream_levels, by predictions that checked out
+  std::uint64_t stream_sample_flows = 0;      // routed to predict the first pass
+  double stream_sample_seconds = 0;
   std::uint64_t stream_residual_variables = 0;
   std::vector<double> stream_pass_seconds;       // per pass
   std::vector<std::uint64_t> stream_pass_flows;  // per pass: flows routed (still open)

@@ -507,6 +507,22 @@ TEST_CASE("cli: dynamic and schedule run applications traces and jobs on the pac
   check_rejected("dynamic -t fattree:k=4,n=2 -p uniform --transport packet --router-delay-ns 20",
                  {"--router-delay-ns", "flow transport"});
   check_rejected("dynamic -t fattree:k=4,n=2 -p uniform --router-delay-ns nan", {"--router-delay-ns", "finite"});
+  check_rejected("dynamic -t fattree:k=4,n=2 -p uniform --transport packet --batch-tolerance 1e-6",
+                 {"--batch-tolerance", "flow transport"});
+  check_rejected("dynamic -t fattree:k=4,n=2 -p uniform --batch-tolerance 0.5", {"--batch-tolerance", "0.01"});
+  check_rejected("dynamic -t fattree:k=4,n=2 -p uniform --batch-tolerance inf", {"--batch-tolerance", "finite"});
+  {
+    // A batch tolerance: stated in the summary with how early transfers ended, echoed into config.toml.
+    const fs::path batch_dir = scratch() / "dynamic-batch-tolerance";
+    const Outcome batched = run_cli("dynamic -t fattree:k=4,n=2 -p uniform:flows_per_endpoint=3 --load 0.5 "
+                                    "--batch-tolerance 1e-3 --json --no-progress --out " + batch_dir.string());
+    INFO(batched.err);
+    REQUIRE(batched.status == 0);
+    const Json sim = parse_json(batched.out)["simulation"];
+    CHECK(sim["batch_tolerance"].get<double>() == 1e-3);
+    CHECK(sim["largest_relative_early_end"].get<double>() <= 1e-3);
+    CHECK(read_text(batch_dir / "config.toml").find("batch-tolerance = 0.001") != std::string::npos);
+  }
   {
     // --nic-fifo (flow-level NICs send one message at a time) and a router delay: echoed into
     // config.toml, which runs again the same; config.nic_fifo says so; three flows per endpoint end at

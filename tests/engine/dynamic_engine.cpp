@@ -408,3 +408,41 @@ TEST_CASE("dynamic: no flow starts before its start time and the batching window
   CHECK(r.transfer_end_s[0] == approx(end0).epsilon(1e-12));
   CHECK(r.transfer_end_s[0] < r.start_s[1]);
 }
+
+TEST_CASE("dynamic: a batch tolerance ends nearby transfers together and reports how early") {
+  // Two transfers on disjoint 100 Gbit/s paths (e0 -> e1 through s0, e2 -> e3 through s1), the second
+  // 1e-7 longer. Batched exactly they end in two batches; with a tolerance of 1e-6 in one, the second
+  // ending 8e-5 s * 1e-7 early, with all its bytes carried.
+  auto t = test::build_topology("graph:file=" + fixture("dumbbell.ifg"));
+  FlowWorkload w;
+  w.add(0, 1, kMB, 0);
+  w.add(2, 3, kMB * (1 + 1e-7), 0);
+  const double end0 = 8e6 / 100e9, end1 = end0 * (1 + 1e-7);
+  const auto routing = test::build_routing("bfs", *t);
+  const Network& net = t->network();
+  const LinkId into_e3 = net.find_link(net.target(net.out_begin(net.endpoint_vertex(3))), net.endpoint_vertex(3));
+
+  const TransportResult exact = test::run_flows(net, *routing, w);
+  CHECK(exact.batches == 3);  // the start, then each end
+  CHECK(exact.transfer_end_s[1] == approx(end1).epsilon(1e-12));
+  CHECK(exact.ended_early == 0);
+  CHECK(exact.max_early_s == 0);
+
+  flow::FlowTransportOptions o;
+  o.batch_tolerance = 1e-6;
+  const TransportResult batched = test::run_flows(net, *routing, w, o);
+  CHECK(batched.batches == 2);
+  CHECK(batched.batch_tolerance == 1e-6);
+  CHECK(batched.transfer_end_s[0] == approx(end0).epsilon(1e-12));
+  CHECK(batched.transfer_end_s[1] == batched.transfer_end_s[0]);
+  CHECK(batched.ended_early == 1);
+  CHECK(batched.max_early_s == approx(end1 - end0).epsilon(1e-6));
+  CHECK(batched.max_early_relative == approx((end1 - end0) / end1).epsilon(1e-6));
+  CHECK(batched.link_bytes[into_e3] == approx(kMB * (1 + 1e-7)).epsilon(1e-12));
+  // A tolerance smaller than the gap changes nothing.
+  o.batch_tolerance = 1e-8;
+  const TransportResult narrow = test::run_flows(net, *routing, w, o);
+  CHECK(narrow.batches == 3);
+  CHECK(narrow.ended_early == 0);
+  CHECK(narrow.transfer_end_s[1] == exact.transfer_end_s[1]);
+}

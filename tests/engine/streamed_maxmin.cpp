@@ -25,7 +25,7 @@ const cli::Plugins& plugins() {
 
 cli::StaticRun run(const std::string& topology, const std::string& routing, const std::string& pattern,
                    const std::string& stream, double buffer_mib = 64, const std::string& failures = "",
-                   unsigned threads = 1) {
+                   unsigned threads = 1, bool predict = true, double sample_weight = 4096) {
   cli::StaticConfig c;
   c.network.topology = topology;
   c.network.routing = routing;
@@ -37,6 +37,8 @@ cli::StaticRun run(const std::string& topology, const std::string& routing, cons
   c.stream = stream;
   c.stream_buffer_mib = buffer_mib;
   c.threads = threads;
+  c.stream_predict = predict;
+  c.stream_sample_weight = sample_weight;
   return cli::run_static(plugins(), c);
 }
 
@@ -111,6 +113,46 @@ TEST_CASE("streamed max-min: the same rates as the held solve in many passes or 
     CHECK(passes.result.metrics.stream_levels >= 1);
     check_same(held, passes);
   }
+}
+
+TEST_CASE("streamed max-min: predicted levels give the same rates in no more passes") {
+  // A buffer of 0 makes every level come from a pass or a prediction. Most of these predictions
+  // fail part-way (multipath, failures, meshes), which leaves pending flows for the next pass.
+  const std::vector<std::vector<std::string>> cases = {
+      {"torus:dims=4x4x4", "dor", "alltoall", ""},          {"torus:dims=8x8x4", "dor", "alltoall", ""},          {"torus:dims=6x5x3", "dor", "alltoall", ""},
+      {"torus:dims=4x4x2,c=1", "dor", "alltoall", "10%"},   {"mesh:dims=5x3,c=2", "dor", "alltoall", ""},
+      {"fattree:k=4,n=3", "updown", "alltoall", ""},        {"fattree:k=4,n=3", "random-up", "alltoall", ""},
+      {"torus:dims=6x5", "dor", "manyalltoall:group=7", ""}};
+  for (const auto& c : cases) {
+    INFO(c[0] << " " << c[1] << " " << c[2] << " failures " << c[3]);
+    const cli::StaticRun held = run(c[0], c[1], c[2], "off", 64, c[3]);
+    const cli::StaticRun plain = run(c[0], c[1], c[2], "on", 0, c[3], 2, false);
+    const cli::StaticRun predicted = run(c[0], c[1], c[2], "on", 0, c[3], 2, true);
+    // A sample aiming at 16 paths per link: so noisy that its groups mix links of different shares.
+    const cli::StaticRun sampled = run(c[0], c[1], c[2], "on", 0, c[3], 2, true, 16);
+    check_same(held, plain);
+    check_same(held, predicted);
+    check_same(held, sampled);
+    CHECK(plain.result.metrics.stream_predicted_levels == 0);
+    CHECK(plain.result.metrics.stream_sample_flows == 0);
+    CHECK(predicted.result.metrics.stream_sample_flows == 0);  // 4096 paths per link: none of these
+    CHECK(predicted.result.metrics.stream_passes <= plain.result.metrics.stream_passes);
+    CHECK(sampled.result.metrics.stream_passes <= plain.result.metrics.stream_passes);
+  }
+  // The sample is taken when it can aim at 16 paths per link with 1/4 of the flows or fewer.
+  CHECK(run("torus:dims=8x8x8", "dor", "alltoall", "on", 0, "", 2, true, 16).result.metrics.stream_sample_flows > 0);
+  // 4x4x4 torus, DOR: 48 paths on each link up a ring, 16 down; the links up saturate first at
+  // 100/48, then those down, as predicted by the first pass's order of shares: 2 passes instead of 3.
+  // Of the 16 flows down an x link (one per pair of y and z offsets), the 12 that also go up in y or
+  // z are frozen at 100/48; the other 4 share what they leave: (100 - 12 * 100/48) / 4 = 18.75.
+  const cli::StaticRun plain = run("torus:dims=4x4x4", "dor", "alltoall", "on", 0, "", 1, false);
+  const cli::StaticRun predicted = run("torus:dims=4x4x4", "dor", "alltoall", "on", 0, "", 1, true);
+  CHECK(plain.result.metrics.stream_passes == 3);
+  CHECK(predicted.result.metrics.stream_passes == 2);
+  CHECK(predicted.result.metrics.stream_levels == 384);
+  CHECK(predicted.result.metrics.stream_predicted_levels == 192);
+  CHECK(predicted.result.metrics.rate_gbps.min == approx(100.0 / 48));
+  CHECK(predicted.result.metrics.rate_gbps.max == approx((100.0 - 12 * 100.0 / 48) / 4));
 }
 
 TEST_CASE("streamed max-min: the slowest all-to-all flow on a ring gets capacity over the busiest link's paths") {
