@@ -98,7 +98,7 @@ void refuse_conflicts(const OptionTable& t, const DynamicConfig& c) {
     t.refuse_unless(o, packets || hybrid, "with --transport packet or hybrid");
   for (const std::string& o : zoom_option_names()) t.refuse_unless(o, hybrid, "with --transport hybrid");
   for (const char* o : {"--policy", "--class-share", "--class-cap", "--class-priority", "--full-resolve",
-                        "--max-path-memory-gib", "--batch-tolerance"})
+                        "--max-path-memory-gib", "--batch-tolerance", "--profile"})
     t.refuse_unless(o, !packets,
                     "to the flow transport (with --transport packet, the switches' output schedulers share the links)");
   for (const char* o : {"--nic-fifo", "--router-delay-ns"})
@@ -158,6 +158,9 @@ Command add_dynamic_command(CLI::App& app, const Plugins& plugins) {
   add_engine_options(*t, *config);
   t->add_out("write summary.json, links.csv, series.csv and config.toml (and flows.csv) into this folder");
   t->output_flag("--flows-csv", *flows_csv, "with --out, also write flows.csv (one row per flow)");
+  t->output_flag("--profile", config->profile,
+                 "flow level: time every batch's steps (solve, rates, heap, transfer ends and starts, the driver) and "
+                 "count the sets re-solved; written to the summary (manual/dynamic.md \"Profile\")");
   t->add_output_flags();
   return Command{[&plugins, config, t, flows_csv]() {
     t->apply_config();

@@ -71,7 +71,28 @@ Json simulation_json(const TransportResult& r) {
           {"batch_tolerance", r.batch_tolerance},
           {"transfers_ended_early", r.ended_early},
           {"largest_early_end_s", r.max_early_s},
-          {"largest_relative_early_end", r.max_early_relative}};
+          {"largest_relative_early_end", r.max_early_relative},
+          {"bytes_cut_by_early_ends", r.early_bytes_cut}};
+}
+
+// --profile: where the simulation's time went, and the sizes of the re-solved sets.
+Json profile_json(const TransportResult& r) {
+  const TransportProfile& p = r.profile;
+  const double steps = p.solve_s + p.rates_s + p.heap_s + p.ends_s + p.starts_s;
+  return {{"simulate_s", r.simulate_seconds},
+          {"solve_s", p.solve_s},
+          {"rates_s", p.rates_s},
+          {"heap_s", p.heap_s},
+          {"transfer_ends_s", p.ends_s},
+          {"transfer_starts_s", p.starts_s},
+          {"driver_s", std::max(0.0, r.simulate_seconds - steps)},
+          {"heap_updates", p.heap_updates},
+          {"batches", r.batches},
+          {"solved_variables_per_batch",
+           r.batches ? static_cast<double>(r.solved_vars) / static_cast<double>(r.batches) : 0.0},
+          {"max_solved_variables", p.max_solved},
+          {"max_changed_variables", p.max_changed},
+          {"batches_by_solved_log2", p.solved_log2}};
 }
 
 // The packet transport's network and simulator statistics.
@@ -164,6 +185,7 @@ Json dynamic_summary(const DynamicRun& run, const RunHeader& header) {
   j["flow_completion_s"] = summary_json(t.completion_s, true);
   j["flow_rate_gbps"] = summary_json(t.rate_gbps, true);
   j["simulation"] = simulation_json(r);
+  if (r.profile.on) j["profile"] = profile_json(r);
   foot_json(j, timings(run));
   return j;
 }
@@ -231,9 +253,19 @@ void print_dynamic_summary(const DynamicRun& run, const RunHeader& header, std::
       << (r.simulate_seconds > 0 ? 100 * r.solve_seconds / r.simulate_seconds : 0.0) << " % of the simulation)\n";
   out.unsetf(std::ios::fixed);
   out << std::setprecision(6);
+  if (r.profile.on) {
+    const Json p = profile_json(r);
+    row("profile (s)") << "solve " << p["solve_s"].get<double>() << ", rates " << p["rates_s"].get<double>()
+                       << ", heap " << p["heap_s"].get<double>() << ", ends " << p["transfer_ends_s"].get<double>()
+                       << ", starts " << p["transfer_starts_s"].get<double>() << ", driver "
+                       << p["driver_s"].get<double>() << " of " << r.simulate_seconds << '\n';
+    row("re-solved per batch") << "mean " << p["solved_variables_per_batch"].get<double>() << ", max "
+                               << r.profile.max_solved << " (changed at most " << r.profile.max_changed << ")\n";
+  }
   if (r.batch_tolerance > 0)
     row("batch tolerance") << r.batch_tolerance << ": " << r.ended_early << " transfers ended early, by at most "
-                           << r.max_early_s << " s (" << r.max_early_relative << " relative)\n";
+                           << r.max_early_s << " s (" << r.max_early_relative << " relative), "
+                           << r.early_bytes_cut << " bytes not sent\n";
   print_foot(out, timings(run));
 }
 

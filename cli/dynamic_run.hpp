@@ -33,6 +33,7 @@ struct DynamicConfig {
   std::uint32_t series_bins = 200;
   double router_delay_ns = 0;           // flow level: latency per switch a path passes (--router-delay-ns)
   double batch_tolerance = 0;           // flow level: transfer ends this close (relative) share a batch (--batch-tolerance)
+  bool profile = false;                 // flow level: time every batch's steps (--profile; an output option)
   bool nic_fifo = false;                // flow-level NICs send one message at a time per class (--nic-fifo)
   bool full_resolve = false;            // re-solve every active flow at every batch (to measure the incremental gain)
   std::vector<std::string> apps;        // application specs (workloads/application.hpp)

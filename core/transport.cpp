@@ -1,11 +1,20 @@
 #include "core/transport.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <numeric>
 
 #include "core/error.hpp"
 
 namespace interflow {
+
+void TransportProfile::count_batch(std::uint64_t solved, std::uint64_t changed) {
+  max_solved = std::max(max_solved, solved);
+  max_changed = std::max(max_changed, changed);
+  const std::size_t bucket = solved == 0 ? 0 : static_cast<std::size_t>(std::bit_width(solved));
+  if (solved_log2.size() <= bucket) solved_log2.resize(bucket + 1, 0);
+  ++solved_log2[bucket];
+}
 
 bool TransportResult::start_series(std::uint32_t bins) {
   bins = std::max<std::uint32_t>(1, bins);

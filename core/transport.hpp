@@ -57,6 +57,23 @@ struct MessageTable {
 
 enum class FlowState : std::uint8_t { Delivered, Self, Unroutable, Blocked };
 
+// The flow transport's profile (--profile; manual/dynamic.md "Profile"): where the simulation's time
+// went, every batch timed, and the sizes of the sets the solver re-solved. The rest of the simulation
+// time is the driver's (events, dependencies, tasks, deliveries).
+struct TransportProfile {
+  bool on = false;
+  double solve_s = 0;        // the incremental solver's updates
+  double rates_s = 0;        // new rates into the flows: bits sent so far, remaining bits, totals
+  double heap_s = 0;         // transfer ends re-keyed in the completion heap
+  double ends_s = 0;         // transfer ends taken: paths released, deliveries scheduled
+  double starts_s = 0;       // transfers started: paths activated
+  std::uint64_t heap_updates = 0;
+  std::uint64_t max_solved = 0, max_changed = 0;  // largest per batch
+  // Batches by the number of variables re-solved: [0] none, [1] one, [2] 2-3, [3] 4-7, ... (log2).
+  std::vector<std::uint64_t> solved_log2;
+  void count_batch(std::uint64_t solved, std::uint64_t changed);
+};
+
 // What a transport reports of a run, per message (in message order) and per link.
 struct TransportResult {
   PathTable paths;
@@ -76,11 +93,12 @@ struct TransportResult {
   std::uint64_t solved_vars = 0, changed_vars = 0, solver_rounds = 0;
   double route_seconds = 0, simulate_seconds = 0, solve_seconds = 0;
   double max_verify_error = 0;  // flow transport with verification: largest relative rate difference found
-  // Flow transport with a batch tolerance: transfers ended before they were due, and by how much at
-  // most (seconds, and relative to the time they were due).
+  // Flow transport with a batch tolerance: transfers ended before they were due, by how much at most
+  // (seconds, and relative to the time they were due), and the bytes they so did not send.
   double batch_tolerance = 0;
   std::uint64_t ended_early = 0;
-  double max_early_s = 0, max_early_relative = 0;
+  double max_early_s = 0, max_early_relative = 0, early_bytes_cut = 0;
+  TransportProfile profile;  // flow transport with --profile
 
   // Sizes the time series to `bins` (at least 1) zeroed bins over the makespan (set it first);
   // returns false when the makespan is 0 and the series stay empty of time.

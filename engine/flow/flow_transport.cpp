@@ -16,6 +16,7 @@ FlowTransport::~FlowTransport() = default;
 void FlowTransport::open(const MessageTable& messages, TransportResult& result) {
   r_ = &result;
   r_->batch_tolerance = options_.batch_tolerance;
+  r_->profile.on = options_.profile;
   messages_ = &messages;
   route(messages);
   prepare_variables(messages);
@@ -120,9 +121,9 @@ void FlowTransport::set_cap(FlowId f, double gbps) {
   changed_ = true;
 }
 
-void FlowTransport::settle_var(std::uint32_t v, double t) {
-  var_[v].bits += var_[v].rate * 1e9 * (t - var_[v].last);
-  var_[v].last = t;
+void FlowTransport::settle_var(std::uint32_t v) {
+  var_[v].bits += var_[v].rate * 1e9 * (now_ - var_[v].last);
+  var_[v].last = now_;
 }
 
 bool FlowTransport::start(MessageId f) {
@@ -138,6 +139,7 @@ bool FlowTransport::start(MessageId f) {
     if (messages_->delivery_awaited(f)) deliveries_.push({r.finish_s[f], f});
     return false;
   }
+  const ProfileClock clock(options_.profile, r.profile.starts_s);
   if (!wait_for_nic(f)) activate(f);
   return true;
 }
@@ -206,6 +208,7 @@ double FlowTransport::advance_to(double t) {
 }
 
 void FlowTransport::take_sent(double horizon, std::vector<MessageId>& sent) {
+  const ProfileClock clock(options_.profile, r_->profile.ends_s);
   while (!completion_.empty() && completion_.top_key() <= horizon) {
     const FlowId f = completion_.top();
     const double due = completion_.top_key();
@@ -217,18 +220,20 @@ void FlowTransport::take_sent(double horizon, std::vector<MessageId>& sent) {
   }
 }
 
-// Its paths carry their bits up to `due` (all of the message, also when a batch tolerance ends it
-// early) and are released now; how early is recorded.
+// Its paths carry their bits up to now and are released. Ended early by a batch tolerance (beyond the
+// same instant), the bits it would have sent until `due` are not carried: no link ever carries more
+// than its capacity, and how early and how many bytes are recorded.
 void FlowTransport::end_transfer(FlowId f, double due) {
   TransportResult& r = *r_;
   const PathTable& paths = r.paths;
   flow_[f].phase = Phase::Done;
   r.state[f] = FlowState::Delivered;
   r.transfer_end_s[f] = now_;
-  if (due > now_ && options_.batch_tolerance > 0) {
+  if (options_.batch_tolerance > 0 && due - now_ > kSameInstant * now_) {
     ++r.ended_early;
     r.max_early_s = std::max(r.max_early_s, due - now_);
     r.max_early_relative = std::max(r.max_early_relative, (due - now_) / due);
+    if (std::isfinite(flow_[f].rate)) r.early_bytes_cut += flow_[f].rate * 1e9 * (due - now_) / 8;
   }
   if (!coupled(f)) {  // a coupled flow's delivery is the hybrid transport's
     r.finish_s[f] = now_ + r.latency_s[f];
@@ -237,7 +242,7 @@ void FlowTransport::end_transfer(FlowId f, double due) {
   total_gbps_ -= flow_[f].rate;
   --active_flows_;
   for (std::uint32_t v = paths.first_var(f); v < paths.end_var(f); ++v) {
-    settle_var(v, std::max(due, now_));
+    settle_var(v);
     var_[v].rate = 0;
     solver_->deactivate(v);
     for (LinkId l : paths.links(v))
@@ -257,17 +262,31 @@ void FlowTransport::end_batch() {
   ++r_->batches;
   // The solver's share of the time: every batch of the first 64, then every 8th counted 8 times (reading
   // the clock around every batch costs a few per cent of a light-load run).
-  const bool timed = r_->batches <= 64 || r_->batches % 8 == 0;
-  const double weight_of_batch = r_->batches <= 64 ? 1.0 : 8.0;
+  const bool timed = options_.profile || r_->batches <= 64 || r_->batches % 8 == 0;
+  const double weight_of_batch = options_.profile || r_->batches <= 64 ? 1.0 : 8.0;
   if (timed) solve_clock_.reset();
+  solve();
+  const double solve_s = timed ? solve_clock_.seconds() : 0.0;
+  r_->solve_seconds += weight_of_batch * solve_s;
+  if (options_.profile) r_->profile.solve_s += solve_s;
+  if (options_.profile) {
+    profile_rates();
+  } else {
+    update_rates();
+  }
+  segments_.push_back({now_, std::max(0.0, total_gbps_), active_flows_});
+  if (options_.verify) verify();
+}
+
+void FlowTransport::solve() {
+  const maxmin::IncrementalStats before = options_.profile ? solver_->stats() : maxmin::IncrementalStats{};
   if (options_.incremental)
     solver_->update();
   else
     solver_->solve_all();
-  if (timed) r_->solve_seconds += weight_of_batch * solve_clock_.seconds();
-  update_rates();
-  segments_.push_back({now_, std::max(0.0, total_gbps_), active_flows_});
-  if (options_.verify) verify();
+  if (!options_.profile) return;
+  const maxmin::IncrementalStats after = solver_->stats();
+  r_->profile.count_batch(after.solved_vars - before.solved_vars, after.changed_vars - before.changed_vars);
 }
 
 void FlowTransport::update_rates() {
@@ -291,11 +310,31 @@ void FlowTransport::update_rates() {
     for (std::uint32_t v = paths.first_var(f); v < paths.end_var(f); ++v) rate += var_[v].rate;
     total_gbps_ += rate - flow_[f].rate;
     flow_[f].rate = rate;
-    if (rate > 0)
-      completion_.set(f, now_ + (std::isinf(rate) ? 0.0 : flow_[f].remaining_bits / (rate * 1e9)));
-    else
-      completion_.erase(f);
+    if (!options_.profile) rekey_end(f);
   }
+}
+
+// An active flow's transfer end, from its remaining bits and rate, in the completion heap.
+void FlowTransport::rekey_end(FlowId f) {
+  const double rate = flow_[f].rate;
+  if (rate > 0)
+    completion_.set(f, now_ + (std::isinf(rate) ? 0.0 : flow_[f].remaining_bits / (rate * 1e9)));
+  else
+    completion_.erase(f);
+}
+
+// --profile: the rates, then the heap's re-keying in a loop of its own, each timed.
+void FlowTransport::profile_rates() {
+  {
+    const ProfileClock clock(true, r_->profile.rates_s);
+    update_rates();
+  }
+  const ProfileClock clock(true, r_->profile.heap_s);
+  for (FlowId f : touched_)
+    if (flow_[f].phase == Phase::Active) {
+      rekey_end(f);
+      ++r_->profile.heap_updates;
+    }
 }
 
 void FlowTransport::verify() {

@@ -45,6 +45,7 @@ struct FlowTransportOptions {
   // (--batch-tolerance; manual/dynamic.md "Batching"): fewer batches, each transfer ending at most
   // this much (relative) early. 0: only ends at the same instant up to rounding (kSameInstant).
   double batch_tolerance = 0;
+  bool profile = false;  // time every batch's steps (TransportResult::profile; --profile)
   Progress* progress = nullptr;
   // Hybrid runs (engine/hybrid/hybrid_transport.hpp): called once the messages are routed, it returns
   // per link 0 for an ordinary constraint, 1 for a zoomed region's boundary (still a constraint), 2 for
@@ -107,8 +108,7 @@ class FlowTransport final : public Transport {
   void route(const MessageTable& messages);
   void prepare_variables(const MessageTable& messages);
   void couple(const PathTable& paths, const std::vector<std::uint8_t>& zoom);  // the solver's links, capped
-  void settle_var(std::uint32_t v) { settle_var(v, now_); }  // bits carried by v up to now
-  void settle_var(std::uint32_t v, double t);                 // ... up to time t
+  void settle_var(std::uint32_t v);  // bits carried by v up to now
   void end_transfer(FlowId f, double due);  // f's transfer, due to end at `due`, ends now
   void activate(FlowId f);           // its transfer starts now
   bool wait_for_nic(FlowId f);       // nic_fifo: queues f behind its NIC's message in transfer (true if it must wait)
@@ -117,6 +117,9 @@ class FlowTransport final : public Transport {
   // nic_fifo: whether f takes its turn at a flow-level NIC (not one of the packet level's).
   bool queues_at_nic(FlowId f) const { return options_.nic_fifo && nic_next_[f] != kPacketNic; }
   void update_rates();               // the flows whose variables changed rate: remaining bits, ends
+  void rekey_end(FlowId f);          // f's transfer end in the completion heap
+  void profile_rates();              // update_rates() timed apart from the heap (--profile)
+  void solve();                      // the solver's update, timed
   void verify();                     // compares the rates with the policy solved from scratch
   void close_series();
 

@@ -132,12 +132,12 @@ MemoryEstimate estimate_streamed_run(const Network& net, const Routing& routing,
   // What the buffer can hold at most: every flow open, with its links, variables and rate.
   const std::uint64_t all_open = scaled(4 * e.links_per_flow + 16 * e.vars_per_flow + 36, e.flows);
   const std::uint64_t buffer = std::min(buffer_bytes, all_open);
-  // Per part and link: closed and open loads, weights and path counts (28), and a weight per
-  // predicted group; merged: sums, levels (24 per link), a weight per group, the links' groups (2) and
+  // Per part and link: closed and open loads, weights and path counts (28), and two weights per
+  // predicted group (closable and open flows); merged: sums, levels (24 per link), a weight per group, the links' groups (2) and
   // the shares in order (16); the closed and pending bitmaps; the buffer, and the in-memory solve of
   // what it holds (its incidence and working arrays, about twice the buffer, plus per-link state).
   const std::uint64_t groups = StreamedMaxMin::groups_for(net.num_links());
-  e.solver = parts * l * (28 + 8 * groups) + l * (24 + 8 * groups + 2 + 16) + 2 * ((e.flows + 63) / 64 * 8) +
+  e.solver = parts * l * (28 + 16 * groups) + l * (24 + 8 * groups + 2 + 16) + 2 * ((e.flows + 63) / 64 * 8) +
              3 * buffer + 64 * l;
   e.results = 12 * l;
   return e;

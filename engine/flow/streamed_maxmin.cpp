@@ -193,7 +193,9 @@ std::size_t StreamedMaxMin::parts_for(std::size_t num_links) {
 }
 
 std::size_t StreamedMaxMin::groups_for(std::size_t num_links) {
-  const std::uint64_t per_group = std::max<std::uint64_t>(1, (parts_for(num_links) + 1) * num_links * sizeof(double));
+  // Per group and link: a closable and an open weight per part, and the merged sum.
+  const std::uint64_t per_group =
+      std::max<std::uint64_t>(1, (2 * parts_for(num_links) + 1) * num_links * sizeof(double));
   return std::min<std::size_t>(kMaxGroups, kGroupsMemory / per_group);
 }
 
@@ -234,7 +236,9 @@ StreamedResult StreamedMaxMin::run() {
     }
     accept_predictions();
     if (open_flows_ == 0) break;
-    saturate_next_links();
+    // With every open variable frozen by accepted groups (flows of several variables are not
+    // closable), nothing is left to saturate: the next pass closes those flows.
+    if (std::any_of(weight_.begin(), weight_.end(), [](double w) { return w > 0; })) saturate_next_links();
     predict_groups();
   }
   collect_tallies();

@@ -112,7 +112,7 @@ class StreamedMaxMin {
   static constexpr double kGroupTie = 1e-9;     // relative: shares this close make one predicted group
   static constexpr std::uint8_t kNoGroup = 0xFF;
   static constexpr double kSampleGap = 0.01;    // relative: sampled shares further apart start a new group
-  // Predicted groups per pass on this network: kMaxGroups, fewer when their per-link sums (one per
+  // Predicted groups per pass on this network: kMaxGroups, fewer when their per-link sums (two per
   // part and one merged) would pass 256 MiB, 0 on a network too large for any.
   static std::size_t groups_for(std::size_t num_links);
 

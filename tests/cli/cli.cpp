@@ -510,18 +510,32 @@ TEST_CASE("cli: dynamic and schedule run applications traces and jobs on the pac
   check_rejected("dynamic -t fattree:k=4,n=2 -p uniform --transport packet --batch-tolerance 1e-6",
                  {"--batch-tolerance", "flow transport"});
   check_rejected("dynamic -t fattree:k=4,n=2 -p uniform --batch-tolerance 0.5", {"--batch-tolerance", "0.01"});
+  check_rejected("dynamic -t fattree:k=4,n=2 -p uniform --transport packet --profile", {"--profile", "flow transport"});
   check_rejected("dynamic -t fattree:k=4,n=2 -p uniform --batch-tolerance inf", {"--batch-tolerance", "finite"});
   {
+    // A small Poisson run with `options`, into scratch()/name: its summary.json.
+    const auto poisson_run = [](const std::string& name, const std::string& options) {
+      const Outcome run = run_cli("dynamic -t fattree:k=4,n=2 -p uniform:flows_per_endpoint=3 --load 0.5 " + options +
+                                  " --json --no-progress --out " + (scratch() / name).string());
+      INFO(run.err);
+      REQUIRE(run.status == 0);
+      return parse_json(run.out);
+    };
     // A batch tolerance: stated in the summary with how early transfers ended, echoed into config.toml.
-    const fs::path batch_dir = scratch() / "dynamic-batch-tolerance";
-    const Outcome batched = run_cli("dynamic -t fattree:k=4,n=2 -p uniform:flows_per_endpoint=3 --load 0.5 "
-                                    "--batch-tolerance 1e-3 --json --no-progress --out " + batch_dir.string());
-    INFO(batched.err);
-    REQUIRE(batched.status == 0);
-    const Json sim = parse_json(batched.out)["simulation"];
+    const Json batched = poisson_run("dynamic-batch-tolerance", "--batch-tolerance 1e-3");
+    const Json sim = batched["simulation"];
     CHECK(sim["batch_tolerance"].get<double>() == 1e-3);
     CHECK(sim["largest_relative_early_end"].get<double>() <= 1e-3);
-    CHECK(read_text(batch_dir / "config.toml").find("batch-tolerance = 0.001") != std::string::npos);
+    CHECK(read_text(scratch() / "dynamic-batch-tolerance" / "config.toml").find("batch-tolerance = 0.001") !=
+          std::string::npos);
+    // --profile: a profile block in the summary, and an output option, not in config.toml.
+    const Json profile = poisson_run("dynamic-profile", "--profile")["profile"];
+    CHECK(profile["solve_s"].get<double>() > 0);
+    CHECK(profile["driver_s"].get<double>() >= 0);
+    CHECK(profile["batches"].get<double>() > 0);
+    CHECK(!profile["batches_by_solved_log2"].empty());
+    CHECK(read_text(scratch() / "dynamic-profile" / "config.toml").find("profile") == std::string::npos);
+    CHECK(!batched.contains("profile"));
   }
   {
     // --nic-fifo (flow-level NICs send one message at a time) and a router delay: echoed into

@@ -412,7 +412,7 @@ TEST_CASE("dynamic: no flow starts before its start time and the batching window
 TEST_CASE("dynamic: a batch tolerance ends nearby transfers together and reports how early") {
   // Two transfers on disjoint 100 Gbit/s paths (e0 -> e1 through s0, e2 -> e3 through s1), the second
   // 1e-7 longer. Batched exactly they end in two batches; with a tolerance of 1e-6 in one, the second
-  // ending 8e-5 s * 1e-7 early, with all its bytes carried.
+  // ending 8e-5 s * 1e-7 early, without its last 0.1 byte (no link carries more than its capacity).
   auto t = test::build_topology("graph:file=" + fixture("dumbbell.ifg"));
   FlowWorkload w;
   w.add(0, 1, kMB, 0);
@@ -438,11 +438,45 @@ TEST_CASE("dynamic: a batch tolerance ends nearby transfers together and reports
   CHECK(batched.ended_early == 1);
   CHECK(batched.max_early_s == approx(end1 - end0).epsilon(1e-6));
   CHECK(batched.max_early_relative == approx((end1 - end0) / end1).epsilon(1e-6));
-  CHECK(batched.link_bytes[into_e3] == approx(kMB * (1 + 1e-7)).epsilon(1e-12));
+  CHECK(batched.early_bytes_cut == approx(kMB * 1e-7).epsilon(1e-6));
+  CHECK(batched.link_bytes[into_e3] == approx(kMB).epsilon(1e-12));
+  CHECK(exact.link_bytes[into_e3] == approx(kMB * (1 + 1e-7)).epsilon(1e-12));
   // A tolerance smaller than the gap changes nothing.
   o.batch_tolerance = 1e-8;
   const TransportResult narrow = test::run_flows(net, *routing, w, o);
   CHECK(narrow.batches == 3);
   CHECK(narrow.ended_early == 0);
   CHECK(narrow.transfer_end_s[1] == exact.transfer_end_s[1]);
+}
+
+TEST_CASE("dynamic: the profile accounts for every batch and its steps fit in the simulation time") {
+  auto t = test::build_topology("fattree:k=4,n=3");
+  const auto routing = test::build_routing("dmodk", *t);
+  FlowWorkload w;
+  Rng rng(5);
+  for (int i = 0; i < 400; ++i) {
+    const auto src = static_cast<EndpointId>(rng.below(16)), dst = static_cast<EndpointId>(rng.below(16));
+    w.add(src, dst, 1e4 * static_cast<double>(1 + rng.below(100)), 1e-6 * static_cast<double>(rng.below(200)));
+  }
+  const TransportResult plain = test::run_flows(t->network(), *routing, w);
+  CHECK(!plain.profile.on);
+  CHECK(plain.profile.solved_log2.empty());
+  flow::FlowTransportOptions o;
+  o.profile = true;
+  const TransportResult profiled = test::run_flows(t->network(), *routing, w, o);
+  const TransportProfile& p = profiled.profile;
+  CHECK(p.on);
+  CHECK(profiled.makespan_s == plain.makespan_s);  // profiling changes no result
+  CHECK(profiled.batches == plain.batches);
+  std::uint64_t batches = 0;
+  for (std::uint64_t b : p.solved_log2) batches += b;
+  CHECK(batches == profiled.batches);
+  CHECK(p.max_solved > 0);
+  CHECK(static_cast<double>(p.max_solved) * static_cast<double>(profiled.batches) >=
+        static_cast<double>(profiled.solved_vars));
+  CHECK(p.max_changed <= p.max_solved);
+  CHECK(p.heap_updates > 0);
+  CHECK(p.solve_s > 0);
+  CHECK(p.solve_s == profiled.solve_seconds);  // every batch timed: the sampled estimate is exact
+  CHECK(p.solve_s + p.rates_s + p.heap_s + p.ends_s + p.starts_s <= profiled.simulate_seconds);
 }

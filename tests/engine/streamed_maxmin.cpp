@@ -122,7 +122,10 @@ TEST_CASE("streamed max-min: predicted levels give the same rates in no more pas
       {"torus:dims=4x4x4", "dor", "alltoall", ""},          {"torus:dims=8x8x4", "dor", "alltoall", ""},          {"torus:dims=6x5x3", "dor", "alltoall", ""},
       {"torus:dims=4x4x2,c=1", "dor", "alltoall", "10%"},   {"mesh:dims=5x3,c=2", "dor", "alltoall", ""},
       {"fattree:k=4,n=3", "updown", "alltoall", ""},        {"fattree:k=4,n=3", "random-up", "alltoall", ""},
-      {"torus:dims=6x5", "dor", "manyalltoall:group=7", ""}};
+      {"torus:dims=6x5", "dor", "manyalltoall:group=7", ""},
+      // Multipath flows whose variables cross different groups first are not closable: when every
+      // group is accepted no link is left to saturate, and the next pass closes them.
+      {"fattree:k=6,n=2", "updown", "alltoall", "5%"},     {"fattree:k=4,n=3", "treevaliant", "alltoall", "5%"}};
   for (const auto& c : cases) {
     INFO(c[0] << " " << c[1] << " " << c[2] << " failures " << c[3]);
     const cli::StaticRun held = run(c[0], c[1], c[2], "off", 64, c[3]);
