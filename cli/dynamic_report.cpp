@@ -59,13 +59,16 @@ Json app_json(const DynamicRun& run, std::size_t a) {
           {"compute_s", ar.compute_s}};
 }
 
+double solved_per_batch(const TransportResult& r) {
+  return r.batches ? static_cast<double>(r.solved_vars) / static_cast<double>(r.batches) : 0.0;
+}
+
 Json simulation_json(const TransportResult& r) {
   return {{"batches", r.batches},
           {"events", r.events},
           {"events_per_second", r.simulate_seconds > 0 ? static_cast<double>(r.events) / r.simulate_seconds : 0.0},
           {"solver_rounds", r.solver_rounds},
-          {"solved_variables_per_batch",
-           r.batches ? static_cast<double>(r.solved_vars) / static_cast<double>(r.batches) : 0.0},
+          {"solved_variables_per_batch", solved_per_batch(r)},
           {"changed_variables", r.changed_vars},
           {"solve_share", r.simulate_seconds > 0 ? r.solve_seconds / r.simulate_seconds : 0.0},
           {"batch_tolerance", r.batch_tolerance},
@@ -88,8 +91,7 @@ Json profile_json(const TransportResult& r) {
           {"driver_s", std::max(0.0, r.simulate_seconds - steps)},
           {"heap_updates", p.heap_updates},
           {"batches", r.batches},
-          {"solved_variables_per_batch",
-           r.batches ? static_cast<double>(r.solved_vars) / static_cast<double>(r.batches) : 0.0},
+          {"solved_variables_per_batch", solved_per_batch(r)},
           {"max_solved_variables", p.max_solved},
           {"max_changed_variables", p.max_changed},
           {"batches_by_solved_log2", p.solved_log2}};
@@ -248,7 +250,7 @@ void print_dynamic_summary(const DynamicRun& run, const RunHeader& header, std::
                           << " events/s)\n";
   if (!run.packet || run.zoom)
     row("re-solved variables per batch")
-      << (r.batches ? static_cast<double>(r.solved_vars) / static_cast<double>(r.batches) : 0.0) << " (solver "
+      << solved_per_batch(r) << " (solver "
       << std::fixed << std::setprecision(0)
       << (r.simulate_seconds > 0 ? 100 * r.solve_seconds / r.simulate_seconds : 0.0) << " % of the simulation)\n";
   out.unsetf(std::ios::fixed);

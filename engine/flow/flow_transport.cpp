@@ -268,8 +268,8 @@ void FlowTransport::end_batch() {
   solve();
   const double solve_s = timed ? solve_clock_.seconds() : 0.0;
   r_->solve_seconds += weight_of_batch * solve_s;
-  if (options_.profile) r_->profile.solve_s += solve_s;
   if (options_.profile) {
+    r_->profile.solve_s += solve_s;
     profile_rates();
   } else {
     update_rates();

@@ -119,7 +119,7 @@ class FlowTransport final : public Transport {
   void update_rates();               // the flows whose variables changed rate: remaining bits, ends
   void rekey_end(FlowId f);          // f's transfer end in the completion heap
   void profile_rates();              // update_rates() timed apart from the heap (--profile)
-  void solve();                      // the solver's update, timed
+  void solve();                      // the solver's update (with --profile, the sizes it solved counted)
   void verify();                     // compares the rates with the policy solved from scratch
   void close_series();
 

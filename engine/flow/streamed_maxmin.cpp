@@ -290,14 +290,19 @@ void StreamedMaxMin::stream_part(Part& part) {
         close(f);
         continue;
       }
-      part.sink.clear();
-      part.sink.begin_flow();
-      routing_.route(net_, src, dst, derive_seed(in_.seed, Stream::Routing, f), part.sink);
-      part.sink.end_flow();
+      route_flow(f, src, dst, part.sink);
       add_flow(part, f, part.sink);
     }
     if (in_.progress) in_.progress->counter()->fetch_add(end - begin, std::memory_order_relaxed);
   }
+}
+
+// Flow f, alone in `sink`, routed with its own random stream (the same path on every pass).
+void StreamedMaxMin::route_flow(std::uint64_t f, EndpointId src, EndpointId dst, PathSink& sink) const {
+  sink.clear();
+  sink.begin_flow();
+  routing_.route(net_, src, dst, derive_seed(in_.seed, Stream::Routing, f), sink);
+  sink.end_flow();
 }
 
 // A routed flow (or, on the first pass, one found unroutable): closed if every variable of it is
@@ -322,54 +327,37 @@ void StreamedMaxMin::add_flow(Part& part, std::uint64_t f, const PathSink& sink)
   for (std::size_t v = 0; v < lengths.size(); ++v)
     if (lengths[v] > 0 && !(sink.splits()[v] > 0))
       throw InputError("the routing gave a path a split weight of " + std::to_string(sink.splits()[v]));
-  const bool all_frozen = groups_ == 0 ? find_levels(part, sink) : find_levels_and_groups(part, sink);
+  const bool all_frozen = groups_ == 0 ? find_levels<false>(part, sink) : find_levels<true>(part, sink);
   settle_flow(part, f, sink, all_frozen);
   if (all_frozen) close(f);
 }
 
 // Per variable of the flow, the smallest level of its links (the first pass: none yet, and the
-// paths are counted); true when every variable has one.
+// paths are counted), and with kGroups the first predicted group it crosses; true when every
+// variable has a level. (Two instances, so that a pass without groups reads no group.)
+template <bool kGroups>
 bool StreamedMaxMin::find_levels(Part& part, const PathSink& sink) const {
   const auto lengths = sink.var_lengths();
   part.var_level.resize(lengths.size());
+  if constexpr (kGroups) part.var_group.resize(lengths.size());
   const LinkId* next = sink.links().data();
   bool all_frozen = true;
   for (std::size_t v = 0; v < lengths.size(); ++v) {
     double level = lengths[v] == 0 ? 0.0 : kInf;  // a path with no link: not limited by the network
-    if (first_pass_)
-      for (std::uint32_t i = 0; i < lengths[v]; ++i) ++part.paths[next[i]];
-    else
-      for (std::uint32_t i = 0; i < lengths[v]; ++i) level = std::min(level, level_[next[i]]);
-    next += lengths[v];
-    part.var_level[v] = level;
-    all_frozen = all_frozen && level < kInf;
-  }
-  return all_frozen;
-}
-
-// The same, and per variable the first predicted group it crosses.
-bool StreamedMaxMin::find_levels_and_groups(Part& part, const PathSink& sink) const {
-  const auto lengths = sink.var_lengths();
-  part.var_level.resize(lengths.size());
-  part.var_group.resize(lengths.size());
-  const LinkId* next = sink.links().data();
-  bool all_frozen = true;
-  for (std::size_t v = 0; v < lengths.size(); ++v) {
-    double level = lengths[v] == 0 ? 0.0 : kInf;
     std::uint8_t group = kNoGroup;
     if (first_pass_)
       for (std::uint32_t i = 0; i < lengths[v]; ++i) {
         ++part.paths[next[i]];
-        group = std::min(group, group_[next[i]]);
+        if constexpr (kGroups) group = std::min(group, group_[next[i]]);
       }
     else
       for (std::uint32_t i = 0; i < lengths[v]; ++i) {
         level = std::min(level, level_[next[i]]);
-        group = std::min(group, group_[next[i]]);
+        if constexpr (kGroups) group = std::min(group, group_[next[i]]);
       }
     next += lengths[v];
     part.var_level[v] = level;
-    part.var_group[v] = group;
+    if constexpr (kGroups) part.var_group[v] = group;
     all_frozen = all_frozen && level < kInf;
   }
   return all_frozen;
@@ -551,15 +539,14 @@ void StreamedMaxMin::accept_predictions() {
     if (k == groups_ || !group_saturates_next(k)) break;
   }
   last_accepted_ = k;
-  std::uint64_t still_pending = 0;
+  std::uint64_t still_pending = 0;  // of the groups not accepted; those of accepted ones are settled
   for (const Part& p : parts_)
-    for (std::size_t j = k; j < groups_; ++j) still_pending += p.pending[j];
-  open_flows_ -= [&] {
-    std::uint64_t settled = 0;
-    for (const Part& p : parts_)
-      for (std::size_t j = 0; j < k; ++j) settled += p.pending[j];
-    return settled;
-  }();
+    for (std::size_t j = 0; j < groups_; ++j) {
+      if (j < k)
+        open_flows_ -= p.pending[j];
+      else
+        still_pending += p.pending[j];
+    }
   any_pending_ = still_pending > 0;
   if (!any_pending_) {  // every pending flow settled: none needs routing again
     for (std::size_t w = 0; w < closed_.size(); ++w) closed_[w] |= pending_[w];
@@ -672,10 +659,7 @@ unsigned StreamedMaxMin::sample_bits() const {
     one.clear();
     flows_.fill(f, f + 1, one);
     if (one.src[0] == one.dst[0]) continue;
-    sink.clear();
-    sink.begin_flow();
-    routing_.route(net_, one.src[0], one.dst[0], derive_seed(in_.seed, Stream::Routing, f), sink);
-    sink.end_flow();
+    route_flow(f, one.src[0], one.dst[0], sink);
     for (std::size_t v = 0; v < sink.var_lengths().size(); ++v) weight += static_cast<double>(sink.splits()[v]) * sink.var_lengths()[v];
   }
   const double per_link = weight / static_cast<double>(pilot) * static_cast<double>(n) /
@@ -700,10 +684,7 @@ std::vector<double> StreamedMaxMin::sampled_weights(unsigned bits) {
       for (std::uint64_t f = begin; f < end; ++f) {
         const EndpointId src = part.block.src[f - begin], dst = part.block.dst[f - begin];
         if (mix64(f) >> (64 - bits) != 0 || src == dst) continue;
-        part.sink.clear();
-        part.sink.begin_flow();
-        routing_.route(net_, src, dst, derive_seed(in_.seed, Stream::Routing, f), part.sink);
-        part.sink.end_flow();
+        route_flow(f, src, dst, part.sink);
         ++routed[p];
         const LinkId* next = part.sink.links().data();
         for (std::size_t v = 0; v < part.sink.var_lengths().size(); ++v)

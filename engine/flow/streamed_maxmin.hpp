@@ -126,8 +126,9 @@ class StreamedMaxMin {
   void close(std::uint64_t f) { closed_[f >> 6] |= std::uint64_t{1} << (f & 63); }
   bool pending(std::uint64_t f) const { return (pending_[f >> 6] >> (f & 63)) & 1; }
   void add_flow(Part& part, std::uint64_t f, const PathSink& sink);
+  void route_flow(std::uint64_t f, EndpointId src, EndpointId dst, PathSink& sink) const;
+  template <bool kGroups>
   bool find_levels(Part& part, const PathSink& sink) const;
-  bool find_levels_and_groups(Part& part, const PathSink& sink) const;
   bool settled_by_prediction(const PathSink& sink) const;
   void settle_flow(Part& part, std::uint64_t f, const PathSink& sink, bool closed);
   void settle_closable(Part& part, std::uint64_t f, const PathSink& sink, std::uint32_t group);
