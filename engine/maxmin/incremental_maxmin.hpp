@@ -15,13 +15,15 @@
 //      rose, and every variable (above the floor) of a link whose capacity was cut.
 //   2. S is closed over the saturated links of its variables: their top-level variables join (a change
 //      spreads through them; taking them at once saves solve-and-expand rounds). When S holds over
-//      half the active variables, all above the floor join.
+//      half the active variables, all above the floor join. (Taking variables in only adds work: a
+//      variable of S whose rate does not change is solved to the rate it has.)
 //   3. S is solved by progressive filling on the residual capacities: capacity minus the rates of the
 //      active variables outside S, which stay fixed.
-//   4. A link that froze variables of S at level λ takes in every variable on it at or above λ (none
-//      outside S may be above them there); a saturated link where a rate of S changed takes in its
-//      top-level variables (it is no longer a valid bottleneck for them). 3-4 repeat until S stops
-//      growing.
+//   4. A link that froze variables of S at level λ takes in every variable on it above λ (none
+//      outside S may be above them there; one at λ, a tie, is at the top with them, and the link is a
+//      valid bottleneck for both); a saturated link where a rate of S changed takes in its
+//      top-level variables (it is no longer a valid bottleneck for them). The variables taken in are
+//      closed as in 2, and 3-4 repeat until S stops growing.
 // Every variable outside S then keeps a valid bottleneck (a link where nothing changed, at whose top
 // it still is) and every variable of S has its bottleneck among S's links with nothing outside above
 // it, so the result is the max-min allocation of all active variables, the one a solve from scratch
@@ -82,9 +84,11 @@ class IncrementalMaxMin {
   // Adds the link's active variables that may have it as their bottleneck (those at its top level),
   // unless they are below the floor.
   void add_link_bottlenecked(LinkId l);
-  void add_link_above(LinkId l, double level);  // its active variables at or above the level
+  void add_link_from(LinkId l, double level);   // its active variables at or above the level
+  void add_link_above(LinkId l, double level);  // its active variables above the level (not tied)
   void lower_floor(double level);
   bool at_least(std::uint32_t var, double level) const;  // level of var >= level, with a margin
+  bool above(std::uint32_t var, double level) const;     // level of var > level, beyond rounding
   // S's links are numbered 0.. (local_links_) as S grows during an update, and each variable of S
   // has its incidences as local link numbers (set_local_link_ from set_incidence_offsets_[k]): the
   // passes over S read that compact block instead of the paths and the per-link state again.
@@ -92,6 +96,9 @@ class IncrementalMaxMin {
   std::uint32_t local_of(LinkId l);  // the link's local number, given one if it has none yet
   void number_next();                // numbers the next variable of S
   void number_set();                 // numbers the variables of S not numbered yet
+  // Closes S over the saturated links of its variables not yet numbered (their top-level variables
+  // join, and so on), numbering them; takes in every variable above the floor once S holds half.
+  void close_set();
   void solve_set();                  // progressive filling of set_ on residual capacities, into new_rate_
   // Applies the new rates of S that changed by more than tolerance (relative), listing them in changed_.
   void commit(double tolerance);

@@ -182,3 +182,44 @@ TEST_CASE("incremental max-min: heavy churn on few links equals a solve from scr
     }
   }
 }
+
+TEST_CASE("incremental max-min: variables tied with a newly frozen level stay out of the re-solved set") {
+  // Link 0 (capacity 6) carries u1 and u2, each held at 2 by its own link (1, 2; capacity 2). A
+  // newcomer x on link 0 alone gets the 2 left and saturates link 0 at level 2, the level u1 and u2
+  // already have: they are at the top of link 0 with x, so link 0 is a valid bottleneck for all three
+  // and they need not be solved again (taking such ties in made the re-solved set grow ring by ring on
+  // contended symmetric networks). One round, one variable solved, every rate 2.
+  const std::vector<double> capacity{6, 2, 2};
+  const std::vector<std::uint64_t> offsets{0, 2, 4, 5};
+  const std::vector<LinkId> links{0, 1, 0, 2, 0};
+  const std::vector<double> weight{1, 1, 1};
+  IncrementalMaxMin solver(capacity, offsets, links, weight);
+  solver.activate(0);
+  solver.activate(1);
+  solver.update();
+  CHECK(solver.rate(0) == 2);
+  CHECK(solver.rate(1) == 2);
+  const IncrementalStats before = solver.stats();
+  solver.activate(2);
+  solver.update();
+  CHECK(solver.stats().rounds - before.rounds == 1);
+  CHECK(solver.stats().solved_vars - before.solved_vars == 1);
+  CHECK(solver.rate(0) == approx(2.0));
+  CHECK(solver.rate(1) == approx(2.0));
+  CHECK(solver.rate(2) == approx(2.0));
+  CHECK(solver.load(0) == approx(6.0));
+  // Variables above the frozen level are taken in: with link 2 at capacity 3, u2 is at 3 and link 0
+  // has 1 left when x arrives; x alone gets 1, below u1 and u2 on link 0, so both join and all three
+  // end at 2.
+  const std::vector<double> capacity2{6, 2, 3};
+  IncrementalMaxMin above(capacity2, offsets, links, weight);
+  above.activate(0);
+  above.activate(1);
+  above.update();
+  CHECK(above.rate(1) == approx(3.0));
+  above.activate(2);
+  above.update();
+  CHECK(above.rate(0) == approx(2.0));
+  CHECK(above.rate(1) == approx(2.0));
+  CHECK(above.rate(2) == approx(2.0));
+}
