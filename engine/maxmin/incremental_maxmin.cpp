@@ -16,7 +16,9 @@ constexpr double kRelative = 1e-9;  // saturation tolerance, relative
 constexpr double kRateChange = 1e-12;
 constexpr double kNoFloor = std::numeric_limits<double>::infinity();
 // A level is above another when it exceeds it by more than this (relative) plus kTieAbsolute × the
-// largest capacity: beyond the rounding of a solve (the error so allowed is as small).
+// largest capacity: beyond the rounding of a solve. Leaving out a variable so close to a tie moves the
+// rates on that link by at most as much: 1e-12 relative, or 1e-14 × the largest capacity for a rate
+// far below it (the same order as kRateChange's floor).
 constexpr double kTie = 1e-12, kTieAbsolute = 1e-14;
 
 }  // namespace
@@ -215,6 +217,10 @@ void IncrementalMaxMin::update() {
     return;
   }
 
+  // The first closure is bounded: where most links are saturated it can reach every variable at the
+  // top of one (the whole network) for a change that stays local. Once a solve shows the change
+  // spreading (S grows), the closure is not bounded any more.
+  close_limit_ = kCloseFactor * set_.size() + kCloseAtLeast;
   close_set();
   for (;;) {
     solve_set();
@@ -242,6 +248,7 @@ void IncrementalMaxMin::update() {
       if (changed && saturated(l)) add_link_bottlenecked(l);
     }
     if (set_.size() == before) break;
+    close_limit_ = std::numeric_limits<std::size_t>::max();
     close_set();
   }
 
@@ -255,8 +262,9 @@ void IncrementalMaxMin::close_set() {
   // A change reaches the variables behind a saturated link, so taking them in at once saves the
   // solve-and-expand rounds that would find them one ring at a time; doing so again for the variables
   // a round took in cut the rounds per update from 1.8 to 1.1 on a contended fat tree (bench/RESULTS.md).
+  // It stops at close_limit_ variables (the rest of S is numbered by solve_set, not closed).
   // (The same pass numbers S's links for solve_set: each path is read once.)
-  while (numbered_ < set_.size()) {
+  while (numbered_ < set_.size() && set_.size() < close_limit_) {
     const std::size_t k = numbered_;
     number_next();
     for (std::uint32_t j = set_incidence_offsets_[k]; j < set_incidence_offsets_[k + 1]; ++j) {

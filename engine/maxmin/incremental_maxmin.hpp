@@ -14,8 +14,9 @@
 //      departing variable crossed (only they had it as bottleneck), of every link whose capacity
 //      rose, and every variable (above the floor) of a link whose capacity was cut.
 //   2. S is closed over the saturated links of its variables: their top-level variables join (a change
-//      spreads through them; taking them at once saves solve-and-expand rounds). When S holds over
-//      half the active variables, all above the floor join. (Taking variables in only adds work: a
+//      spreads through them; taking them at once saves solve-and-expand rounds), up to 16 × |S| + 256
+//      variables at first, without bound once a round has grown S. When S holds over half the active
+//      variables, all above the floor join. (Taking variables in only adds work: a
 //      variable of S whose rate does not change is solved to the rate it has.)
 //   3. S is solved by progressive filling on the residual capacities: capacity minus the rates of the
 //      active variables outside S, which stay fixed.
@@ -97,7 +98,8 @@ class IncrementalMaxMin {
   void number_next();                // numbers the next variable of S
   void number_set();                 // numbers the variables of S not numbered yet
   // Closes S over the saturated links of its variables not yet numbered (their top-level variables
-  // join, and so on), numbering them; takes in every variable above the floor once S holds half.
+  // join, and so on), numbering them, until S holds close_limit_ variables; takes in every variable
+  // above the floor once S holds half of the active ones.
   void close_set();
   void solve_set();                  // progressive filling of set_ on residual capacities, into new_rate_
   // Applies the new rates of S that changed by more than tolerance (relative), listing them in changed_.
@@ -167,6 +169,11 @@ class IncrementalMaxMin {
   std::vector<double> residual_, weight_sum_;
   std::vector<std::uint32_t> local_var_offsets_, local_vars_, cursor_, unfrozen_;
   std::vector<std::uint32_t> set_incidence_offsets_, set_local_link_;  // per variable of S: its local links
+  // The first closure of an update stops at kCloseFactor × |S| + kCloseAtLeast variables; later ones
+  // do not stop (close_limit_). On a megafly where a uniform background saturates most links, the
+  // unbounded first closure took 41 variables to 12,000 for 52 that changed (bench/RESULTS.md).
+  static constexpr std::size_t kCloseFactor = 16, kCloseAtLeast = 256;
+  std::size_t close_limit_ = 0;
   std::size_t numbered_ = 0;                                           // variables of S numbered so far
   std::vector<double> load_delta_;                                     // per local link, in commit()
   std::vector<std::uint8_t> frozen_, bottleneck_, var_changed_;

@@ -223,3 +223,46 @@ TEST_CASE("incremental max-min: variables tied with a newly frozen level stay ou
   CHECK(above.rate(1) == approx(2.0));
   CHECK(above.rate(2) == approx(2.0));
 }
+
+TEST_CASE("incremental max-min: the first closure of a change that stays local is bounded") {
+  // A chain of 2,000 saturated links of capacity 2, each crossed by two variables at level 1 (variable
+  // i crosses links i and i + 1, two end variables one link each): every variable is at the top of a
+  // saturated link, so closing S over saturated links reaches all of them. Variable 1000 leaves and a
+  // copy of it arrives in the same batch: no rate changes. The first closure stops at 16 × |S| + 256
+  // variables (|S| = 3: the copy and the two at the top of its links), the solve changes nothing, and
+  // the update ends after one round with every rate still 1.
+  constexpr std::uint32_t kLinks = 2000;
+  const std::vector<double> capacity(kLinks, 2.0);
+  std::vector<std::uint64_t> offsets{0};
+  std::vector<LinkId> links;
+  links.push_back(0);  // end variable on link 0
+  offsets.push_back(links.size());
+  for (LinkId i = 0; i + 1 < kLinks; ++i) {
+    links.push_back(i);
+    links.push_back(i + 1);
+    offsets.push_back(links.size());
+  }
+  links.push_back(kLinks - 1);  // end variable on the last link
+  offsets.push_back(links.size());
+  links.push_back(1000);  // the copy of chain variable 1000 (index 1001)
+  links.push_back(1001);
+  offsets.push_back(links.size());
+  const auto vars = static_cast<std::uint32_t>(offsets.size() - 1);
+  const std::vector<double> weight(vars, 1.0);
+  IncrementalMaxMin solver(capacity, offsets, links, weight);
+  for (std::uint32_t v = 0; v + 1 < vars; ++v) solver.activate(v);
+  solver.update();
+  for (std::uint32_t v = 0; v + 1 < vars; ++v) REQUIRE(solver.rate(v) == approx(1.0));
+  const IncrementalStats before = solver.stats();
+  solver.deactivate(1001);
+  solver.activate(vars - 1);
+  solver.update();
+  CHECK(solver.stats().rounds - before.rounds == 1);
+  const std::uint64_t solved = solver.stats().solved_vars - before.solved_vars;
+  CHECK(solved >= 3);
+  CHECK(solved <= 16 * 3 + 256 + 2);  // the closure stops at the first variable past the bound
+  CHECK(solver.stats().changed_vars - before.changed_vars == 1);  // the copy, from rate 0
+  for (std::uint32_t v = 0; v < vars; ++v)
+    if (v != 1001) REQUIRE(solver.rate(v) == approx(1.0));
+  CHECK(solver.rate(1001) == 0);
+}
