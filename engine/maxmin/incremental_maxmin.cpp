@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 #include <string>
 
 #include "core/error.hpp"
@@ -23,16 +24,9 @@ constexpr double kTie = 1e-12, kTieAbsolute = 1e-14;
 
 }  // namespace
 
-IncrementalMaxMin::IncrementalMaxMin(std::span<const double> capacity, std::span<const std::uint64_t> var_offsets,
-                                     std::span<const LinkId> links, std::span<const double> weight)
-    : initial_capacity_(capacity.begin(), capacity.end()), var_offsets_(var_offsets), links_(links), weight_(weight) {
-  const std::size_t vars = weight.size(), num_links = capacity.size();
-  rate_.assign(vars, 0.0);
-  new_rate_.assign(vars, 0.0);
-  active_.assign(vars, 0);
-  in_set_.assign(vars, 0);
-  new_mark_.assign(vars, 0);
-  list_position_.assign(vars, 0);
+IncrementalMaxMin::IncrementalMaxMin(std::span<const double> capacity)
+    : initial_capacity_(capacity.begin(), capacity.end()) {
+  const std::size_t num_links = capacity.size();
   link_.resize(num_links);
   for (LinkId l = 0; l < num_links; ++l) {
     link_[l].capacity = capacity[l];
@@ -41,16 +35,45 @@ IncrementalMaxMin::IncrementalMaxMin(std::span<const double> capacity, std::span
   link_above_stamp_.assign(num_links, 0);
   link_above_level_.assign(num_links, 0.0);
   for (double c : capacity) max_capacity_ = std::max(max_capacity_, c);
-  // Every incidence that may ever be active on a link has a slot in the link's range.
-  link_offset_.assign(num_links + 1, 0);
-  for (LinkId l : links) ++link_offset_[l + 1];
-  for (std::size_t l = 0; l < num_links; ++l) link_offset_[l + 1] += link_offset_[l];
+}
+
+IncrementalMaxMin::IncrementalMaxMin(std::span<const double> capacity, std::span<const std::uint64_t> var_offsets,
+                                     std::span<const LinkId> links, std::span<const double> weight)
+    : IncrementalMaxMin(capacity) {
+  held_ = true;
+  held_offsets_ = var_offsets;
+  held_links_ = links;
+  held_weight_ = weight;
+  weight_ = weight.data();
+  grow_variables(weight.size());
   // Slots name incidences in 32 bits: 4·10⁹ path links would take 16 GB of paths alone.
   if (links.size() >= kRemoved)
     throw InputError("the paths have " + std::to_string(links.size()) +
                      " links in all; the dynamic engine handles fewer than 2^32 (lower --max-path-memory)");
-  slot_.resize(links.size());
-  incidence_slot_.resize(links.size());
+  // Every incidence that may ever be active on a link has a slot in the link's block.
+  for (LinkId l : links) ++link_[l].room;
+  std::uint64_t total = 0;
+  for (LinkState& s : link_) {
+    s.first = total;
+    total += s.room;
+  }
+  slot_.resize(total);
+  inc_slot_.resize(links.size());
+  inc_base_ = links.data();
+}
+
+void IncrementalMaxMin::grow_variables(std::size_t vars) {
+  if (vars <= rate_.size()) return;
+  rate_.resize(vars, 0.0);
+  new_rate_.resize(vars, 0.0);
+  active_.resize(vars, 0);
+  in_set_.resize(vars, 0);
+  new_mark_.resize(vars, 0);
+  list_position_.resize(vars, 0);
+  if (held_) return;
+  own_weight_.resize(vars, 0.0);
+  weight_ = own_weight_.data();
+  var_links_.resize(vars);
 }
 
 double IncrementalMaxMin::saturation_of(LinkId l) const {
@@ -92,36 +115,144 @@ bool IncrementalMaxMin::at_least(std::uint32_t var, double level) const {
 }
 
 void IncrementalMaxMin::activate(std::uint32_t var) {
+  if (!held_) throw std::logic_error("IncrementalMaxMin::activate(var): no paths given, give the links");
   if (active_[var]) return;
+  attach(var, held_weight_[var]);
+}
+
+void IncrementalMaxMin::activate(std::uint32_t var, std::span<const LinkId> links, double weight) {
+  if (held_) throw std::logic_error("IncrementalMaxMin::activate(var, links): the paths are held, use activate(var)");
+  grow_variables(std::size_t{var} + 1);
+  if (active_[var]) return;
+  place_links(var, links);
+  own_weight_[var] = weight;
+  attach(var, weight);
+}
+
+void IncrementalMaxMin::attach(std::uint32_t var, double weight) {
   active_[var] = 1;
   rate_[var] = 0;
   list_position_[var] = static_cast<std::uint32_t>(active_list_.size());
   active_list_.push_back(var);
-  for (std::uint64_t e = var_offsets_[var]; e < var_offsets_[var + 1]; ++e) {
-    const LinkId l = links_[e];
+  const VarLinks r = range_of(var);
+  for (std::uint32_t e = r.first; e < r.first + r.count; ++e) {
+    const LinkId l = inc_base_[e];
+    const std::uint32_t position = append_slot(l);
     LinkState& s = link_[l];
-    if (link_offset_[l] + s.end == link_offset_[l + 1]) compact(l);  // full of removed entries
-    const std::uint32_t position = s.end++;
     ++s.count;
-    slot_[link_offset_[l] + position] = {var, static_cast<std::uint32_t>(e)};
-    incidence_slot_[e] = position;
-    s.weight += weight_[var];
+    slot_[s.first + position] = {var, e};
+    inc_slot_[e] = position;
+    s.weight += weight;
   }
   pending_new_.push_back(var);
 }
 
+std::uint32_t IncrementalMaxMin::place_links(std::uint32_t var, std::span<const LinkId> links) {
+  const std::size_t garbage = inc_link_.size() - inc_live_;
+  if (garbage > garbage_at_least_ && 2 * garbage > inc_link_.size()) compact_arena();
+  // Slots name incidences in 32 bits: 4·10⁹ path links would take 16 GB of paths alone.
+  if (inc_link_.size() + links.size() >= kRemoved) {
+    compact_arena();
+    if (inc_link_.size() + links.size() >= kRemoved)
+      throw InputError("the active paths have " + std::to_string(inc_link_.size() + links.size()) +
+                       " links in all; the dynamic engine handles fewer than 2^32 (lower --max-path-memory)");
+  }
+  const auto first = static_cast<std::uint32_t>(inc_link_.size());
+  inc_link_.insert(inc_link_.end(), links.begin(), links.end());
+  inc_slot_.resize(inc_link_.size());
+  inc_base_ = inc_link_.data();
+  var_links_[var] = {first, static_cast<std::uint32_t>(links.size())};
+  inc_live_ += links.size();
+  return first;
+}
+
+void IncrementalMaxMin::compact_arena() {
+  std::vector<LinkId> links;
+  std::vector<std::uint32_t> slots;
+  links.reserve(inc_live_);
+  slots.reserve(inc_live_);
+  for (std::uint32_t v : active_list_) {
+    VarLinks& r = var_links_[v];
+    const auto first = static_cast<std::uint32_t>(links.size());
+    for (std::uint32_t i = 0; i < r.count; ++i) {
+      const std::uint32_t e = r.first + i;
+      links.push_back(inc_link_[e]);
+      slots.push_back(inc_slot_[e]);
+      slot_[link_[inc_link_[e]].first + inc_slot_[e]].incidence = first + i;
+    }
+    r.first = first;
+  }
+  inc_link_ = std::move(links);
+  inc_slot_ = std::move(slots);
+  inc_base_ = inc_link_.data();
+}
+
+std::uint32_t IncrementalMaxMin::append_slot(LinkId l) {
+  LinkState& s = link_[l];
+  if (s.end == s.room) {
+    if (held_ || (s.room > 0 && 4 * (s.end - s.count) >= s.room))
+      compact(l);  // held paths: room for all, so some are marked; otherwise a quarter or more is
+    else
+      move_block(l, std::max(kMinRoom, 2 * s.room));
+  }
+  return link_[l].end++;
+}
+
+void IncrementalMaxMin::move_block(LinkId l, std::uint32_t room) {
+  const std::uint64_t first = slot_.size();
+  slot_.resize(first + room);
+  LinkState& s = link_[l];
+  std::uint32_t kept = 0;
+  for (std::uint32_t k = 0; k < s.end; ++k) {
+    const Slot slot = slot_[s.first + k];
+    if (slot.var == kRemoved) continue;
+    slot_[first + kept] = slot;
+    inc_slot_[slot.incidence] = kept++;
+  }
+  slot_garbage_ += s.room;
+  s.first = first;
+  s.end = kept;
+  s.room = room;
+  if (slot_garbage_ > garbage_at_least_ && 2 * slot_garbage_ > slot_.size()) compact_slots();
+}
+
+void IncrementalMaxMin::compact_slots() {
+  std::vector<Slot> fresh;
+  fresh.reserve(slot_.size() - slot_garbage_);
+  for (LinkState& s : link_) {
+    if (s.count == 0) {  // an idle link gives its block back
+      s.first = s.end = s.room = 0;
+      continue;
+    }
+    const std::uint64_t first = fresh.size();
+    std::uint32_t kept = 0;
+    for (std::uint32_t k = 0; k < s.end; ++k) {
+      const Slot slot = slot_[s.first + k];
+      if (slot.var == kRemoved) continue;
+      fresh.push_back(slot);
+      inc_slot_[slot.incidence] = kept++;
+    }
+    fresh.resize(first + s.room);
+    s.first = first;
+    s.end = kept;
+  }
+  slot_ = std::move(fresh);
+  slot_garbage_ = 0;
+}
+
 void IncrementalMaxMin::deactivate(std::uint32_t var) {
-  if (!active_[var]) return;
+  if (!active(var)) return;
   active_[var] = 0;
   const std::uint32_t last = active_list_.back();
   active_list_[list_position_[var]] = last;
   list_position_[last] = list_position_[var];
   active_list_.pop_back();
-  for (std::uint64_t e = var_offsets_[var]; e < var_offsets_[var + 1]; ++e) {
-    const LinkId l = links_[e];
+  const VarLinks r = range_of(var);
+  for (std::uint32_t e = r.first; e < r.first + r.count; ++e) {
+    const LinkId l = inc_base_[e];
     LinkState& s = link_[l];
     // The slot is only marked; the block is compacted once marks outnumber its live slots (kCompactRatio).
-    slot_[link_offset_[l] + incidence_slot_[e]].var = kRemoved;
+    slot_[s.first + inc_slot_[e]].var = kRemoved;
     const std::uint32_t live = --s.count;
     s.weight = live == 0 ? 0.0 : s.weight - weight_[var];
     if (live == 0)
@@ -134,20 +265,24 @@ void IncrementalMaxMin::deactivate(std::uint32_t var) {
     link_[l].load -= rate_[var];
     if (link_[l].load < 0) link_[l].load = 0;
   }
+  if (!held_) {
+    inc_live_ -= r.count;
+    var_links_[var].count = 0;  // its incidences are garbage now
+  }
   if (rate_[var] > 0) lower_floor(rate_[var] / weight_[var]);
   rate_[var] = 0;
 }
 
 void IncrementalMaxMin::compact(LinkId l) {
   LinkState& s = link_[l];
-  const std::uint64_t first = link_offset_[l];
+  const std::uint64_t first = s.first;
   std::uint32_t kept = 0;
   for (std::uint32_t k = 0; k < s.end; ++k) {
     const Slot slot = slot_[first + k];
     if (slot.var == kRemoved) continue;
     if (kept != k) {
       slot_[first + kept] = slot;
-      incidence_slot_[slot.incidence] = kept;
+      inc_slot_[slot.incidence] = kept;
     }
     ++kept;
   }
@@ -196,8 +331,7 @@ void IncrementalMaxMin::update() {
   // during progressive filling), so filling below that level is unchanged by its arrival.
   for (std::uint32_t v : pending_new_)
     if (active_[v])
-      for (std::uint64_t e = var_offsets_[v]; e < var_offsets_[v + 1]; ++e)
-        lower_floor(link_[links_[e]].capacity / link_[links_[e]].weight);
+      for (const LinkId l : links_of(v)) lower_floor(link_[l].capacity / link_[l].weight);
   for (std::uint32_t v : pending_new_)
     if (active_[v]) {
       add_to_set(v);
@@ -336,7 +470,7 @@ std::uint32_t IncrementalMaxMin::local_of(LinkId l) {
 
 void IncrementalMaxMin::number_next() {
   const std::uint32_t v = set_[numbered_++];
-  for (std::uint64_t e = var_offsets_[v]; e < var_offsets_[v + 1]; ++e) set_local_link_.push_back(local_of(links_[e]));
+  for (const LinkId l : links_of(v)) set_local_link_.push_back(local_of(l));
   set_incidence_offsets_.push_back(static_cast<std::uint32_t>(set_local_link_.size()));
 }
 
@@ -412,7 +546,7 @@ void IncrementalMaxMin::solve_set() {
   const auto share = [&](std::uint32_t li) { return std::max(0.0, residual_[li]) / weight_sum_[li]; };
   for (std::uint32_t li = 0; li < n; ++li) heap_.push(share(li), li);
   for (std::uint32_t k = 0; k < set_.size(); ++k)
-    if (var_offsets_[set_[k]] == var_offsets_[set_[k] + 1]) {  // no link: nothing limits it
+    if (range_of(set_[k]).count == 0) {  // no link: nothing limits it
       new_rate_[set_[k]] = std::numeric_limits<double>::infinity();
       frozen_[k] = 1;
     }

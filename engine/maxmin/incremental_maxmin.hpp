@@ -31,8 +31,14 @@
 // gives (tests compare them on random event sequences, with ties and capacity changes). When few links
 // are saturated S stays small; in a contended network it follows the changed part of the bottleneck
 // order rather than every variable behind a saturated link.
-// Storage: a flat list of (variable, link) incidences with, per link, a contiguous block of the active
-// ones, so activation and removal are O(path length) and nothing is allocated per event.
+// Storage: per link a contiguous block of its active incidences (variable, link), so activation and
+// removal are O(path length) and nothing is allocated per event. Two ways to give the variables:
+//   - held paths (the first constructor): every variable of the run has its links from the start,
+//     and every incidence its slot in its link's block (CSR), as a run that routes every flow first;
+//   - links at activation (the second): the solver keeps the links of its active variables only, in
+//     an arena, and the blocks grow as needed, so memory follows the active variables, and a number
+//     can carry another variable once inactive: a run whose flows come and go (open-loop arrivals)
+//     needs numbers only for the flows in flight.
 #include <cstdint>
 #include <limits>
 #include <span>
@@ -53,11 +59,17 @@ struct IncrementalStats {
 class IncrementalMaxMin {
  public:
   // capacity: per link (Gbit/s, 0 for a link that is down); var_offsets/links: each variable's links
-  // (as in a PathTable); weight: per variable, > 0.
+  // (as in a PathTable); weight: per variable, > 0. The spans are read by activate(var) and must
+  // outlive the solver.
   IncrementalMaxMin(std::span<const double> capacity, std::span<const std::uint64_t> var_offsets,
                     std::span<const LinkId> links, std::span<const double> weight);
+  // Variables given at activation only (activate(var, links, weight)).
+  explicit IncrementalMaxMin(std::span<const double> capacity);
 
-  void activate(std::uint32_t var);    // takes part from the next update()
+  void activate(std::uint32_t var);  // takes part from the next update(), with its links from the constructor's paths
+  // Takes part from the next update() with these links and weight (> 0); var is any number not active
+  // now (the solver grows to hold it), and may have had other links before.
+  void activate(std::uint32_t var, std::span<const LinkId> links, double weight);
   void deactivate(std::uint32_t var);  // rate 0 from now; its links are re-examined at the next update()
   // A new capacity for a link, taking effect at the next update() (the class policies of
   // engine/classed_maxmin.hpp hand each priority level what the levels above it left).
@@ -72,14 +84,39 @@ class IncrementalMaxMin {
   // Re-solves every active variable from scratch (for tests and for comparison).
   void solve_all();
 
-  double rate(std::uint32_t var) const { return rate_[var]; }
+  double rate(std::uint32_t var) const { return var < rate_.size() ? rate_[var] : 0.0; }
   double load(LinkId l) const { return link_[l].load; }
-  bool active(std::uint32_t var) const { return active_[var] != 0; }
+  bool active(std::uint32_t var) const { return var < active_.size() && active_[var] != 0; }
+  // Storage in use, for tests: incidences in the arena (live and garbage) and link slots.
+  std::size_t incidence_storage() const { return inc_slot_.size(); }
+  std::size_t slot_storage() const { return slot_.size(); }
+  // Garbage (incidences of inactive variables, slots of blocks left behind) below this is never
+  // compacted away (default kGarbageAtLeast; tests set it low to compact often).
+  void set_garbage_at_least(std::size_t n) { garbage_at_least_ = n; }
   const std::vector<std::uint32_t>& changed() const { return changed_; }
   const IncrementalStats& stats() const { return stats_; }
 
  private:
   bool saturated(LinkId l) const { return link_[l].load >= link_[l].saturation; }
+  struct VarLinks {
+    std::uint32_t first = 0, count = 0;
+  };
+  VarLinks range_of(std::uint32_t var) const {  // its incidences
+    if (!held_) return var_links_[var];
+    return {static_cast<std::uint32_t>(held_offsets_[var]),
+            static_cast<std::uint32_t>(held_offsets_[var + 1] - held_offsets_[var])};
+  }
+  std::span<const LinkId> links_of(std::uint32_t var) const {
+    const VarLinks r = range_of(var);
+    return {inc_base_ + r.first, r.count};
+  }
+  void attach(std::uint32_t var, double weight);  // activation, once var_links_[var] is set
+  void grow_variables(std::size_t vars);  // per-variable arrays for numbers below vars
+  std::uint32_t place_links(std::uint32_t var, std::span<const LinkId> links);  // in the arena; returns the first
+  void compact_arena();                   // drops the incidences of inactive variables
+  std::uint32_t append_slot(LinkId l);    // a free slot at the end of the link's block (grown if full)
+  void move_block(LinkId l, std::uint32_t room);  // the block's live slots to a new block of this room
+  void compact_slots();                   // every block moved to fresh storage, the abandoned ones dropped
   double saturation_of(LinkId l) const;  // the load at which the link counts as saturated
   void add_to_set(std::uint32_t var);
   // Adds the link's active variables that may have it as their bottleneck (those at its top level),
@@ -112,39 +149,61 @@ class IncrementalMaxMin {
     double capacity = 0;
     double saturation = 0;          // saturated at a load at or above this (capacity less a tolerance)
     double weight = 0;              // sum of the weights of the active variables crossing it
+    std::uint64_t first = 0;        // its block of slots: slot_[first, first + room)
     std::uint32_t walked = 0;       // == stamp_: add_link_bottlenecked ran on it
     std::uint32_t solve_stamp = 0;  // == solve_stamp_: `local` is its index in solve_set's problem
     std::uint32_t local = 0;
     std::uint32_t count = 0;  // how many active variables cross it
     std::uint32_t end = 0;    // slots in use, marked ones included
+    std::uint32_t room = 0;   // slots in its block
   };
   std::vector<LinkState> link_;
   std::vector<double> initial_capacity_;
-  std::span<const std::uint64_t> var_offsets_;
-  std::span<const LinkId> links_;
-  std::span<const double> weight_;
+  // The constructor's paths and weights (held_: given; otherwise empty, links given at activation).
+  bool held_ = false;
+  std::span<const std::uint64_t> held_offsets_;
+  std::span<const LinkId> held_links_;
+  std::span<const double> held_weight_;
+
+  // Per variable: its weight (the constructor's, or own_weight_), and without held paths its
+  // incidences in the arena (count 0 while inactive).
+  const double* weight_ = nullptr;
+  std::vector<double> own_weight_;
+  std::vector<VarLinks> var_links_;
+  // Incidence e is (its variable, inc_base_[e]), at slot inc_slot_[e] of the link's block. Held paths:
+  // e indexes the constructor's links. Otherwise the links are in the arena inc_link_, where an
+  // inactive variable's incidences are garbage until compact_arena() drops them.
+  const LinkId* inc_base_ = nullptr;
+  std::vector<LinkId> inc_link_;
+  std::vector<std::uint32_t> inc_slot_;
+  std::size_t inc_live_ = 0;  // incidences of active variables
 
   std::vector<double> rate_, new_rate_;
   std::vector<std::uint8_t> active_;
   std::vector<std::uint32_t> active_list_, list_position_;  // the active variables, in no order
-  // Incidence e = var_offsets_[v] + i is (v, links_[e]). Link l's active incidences lie among the
-  // first link_[l].end slots of its range from link_offset_[l] (CSR, sized for every incidence that
-  // may cross it), so a walk over a link reads one contiguous block. Activation appends; removal only
-  // marks the slot (kRemoved), and the block is compacted once most of it is marked, so that both stay
-  // a few memory accesses per link.
+  // Link l's active incidences lie among the first link_[l].end slots of its block, so a walk over a
+  // link reads one contiguous block. Activation appends; removal only marks the slot (kRemoved), and
+  // the block is compacted once most of it is marked, so that both stay a few memory accesses per
+  // link. A full block moves to the end of slot_ with twice the room (or is compacted in place when a
+  // quarter of it is marked); the blocks left behind are dropped by compact_slots() once they make up
+  // half of slot_. Blocks move whole, so a slot's position within its block (inc_slot_) stays valid.
   static constexpr std::uint32_t kRemoved = ~0u;
+  // (With held paths every block has room for every incidence that may cross the link, and a full
+  // block is compacted in place.)
   // A block is compacted when its marked slots outnumber kCompactRatio × its live ones + kCompactAtLeast:
   // walks read at most that many more slots, and each live slot moves for every few removals at most.
   static constexpr std::uint32_t kCompactRatio = 3, kCompactAtLeast = 32;
+  static constexpr std::uint32_t kMinRoom = 4;                      // a new block's slots
+  static constexpr std::size_t kGarbageAtLeast = std::size_t{1} << 16;  // arena and slots: compacted beyond this
   struct Slot {
     std::uint32_t var;        // kRemoved once the incidence is removed
     std::uint32_t incidence;  // e
   };
-  std::span<const Slot> slots_of(LinkId l) const { return {slot_.data() + link_offset_[l], link_[l].end}; }
+  std::span<const Slot> slots_of(LinkId l) const { return {slot_.data() + link_[l].first, link_[l].end}; }
   void compact(LinkId l);  // moves the block's live slots to its front, in order
-  std::vector<std::uint64_t> link_offset_;
   std::vector<Slot> slot_;
-  std::vector<std::uint32_t> incidence_slot_;  // per incidence: its slot, relative to the link's range
+  std::size_t slot_garbage_ = 0;  // slots of blocks left behind
+  std::size_t garbage_at_least_ = kGarbageAtLeast;
 
   // Work of one update.
   std::vector<std::uint32_t> pending_new_;          // activated since the last update
