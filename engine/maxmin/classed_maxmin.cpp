@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <string>
 
 #include "core/error.hpp"
 #include "engine/maxmin/maxmin.hpp"
@@ -55,17 +56,7 @@ ClassedMaxMin::ClassedMaxMin(const ClassPolicy& policy, std::span<const double> 
     policy.rule(class_of(var_class, v));  // throws for a class the policy lacks
     var_level_[v] = plan.class_level[class_of(var_class, v)];
   }
-  std::span<const std::uint64_t> level_offsets = var_offsets;
-  std::span<const LinkId> level_links = links;
-  std::span<const double> level_capacity = capacity;
   if (plan.capped > 0) {
-    aug_capacity_.assign(capacity.begin(), capacity.end());
-    for (std::size_t c = 0; c < policy.classes.size(); ++c)
-      if (plan.capped_slot[c] != kNone)
-      {
-        slot_cap_.push_back(policy.classes[c].cap);
-        for (std::size_t l = 0; l < num_links; ++l) aug_capacity_.push_back(policy.classes[c].cap * capacity[l]);
-      }
     aug_offsets_.assign(1, 0);
     for (std::uint32_t v = 0; v < vars; ++v) {
       const std::uint32_t slot = plan.capped_slot[class_of(var_class, v)];
@@ -75,17 +66,52 @@ ClassedMaxMin::ClassedMaxMin(const ClassPolicy& policy, std::span<const double> 
           aug_links_.push_back(static_cast<LinkId>((slot + 1) * num_links + links[e]));
       aug_offsets_.push_back(aug_links_.size());
     }
+  }
+  make_levels(policy, capacity, true, var_offsets, links, weight);
+  var_stamp_.assign(vars, 0);
+}
+
+ClassedMaxMin::ClassedMaxMin(const ClassPolicy& policy, std::span<const double> capacity)
+    : capacity_(capacity.begin(), capacity.end()) {
+  if (policy.plain()) {
+    plain_ = true;
+    levels_.push_back(std::make_unique<IncrementalMaxMin>(capacity));
+    return;
+  }
+  const LevelPlan plan = plan_levels(policy);
+  class_level_ = plan.class_level;
+  capped_slot_ = plan.capped_slot;
+  make_levels(policy, capacity, false, {}, {}, {});
+}
+
+void ClassedMaxMin::make_levels(const ClassPolicy& policy, std::span<const double> capacity, bool held,
+                                std::span<const std::uint64_t> var_offsets, std::span<const LinkId> links,
+                                std::span<const double> weight) {
+  const LevelPlan plan = plan_levels(policy);
+  const std::size_t num_links = capacity.size();
+  const auto solver = [&](std::span<const double> c, std::span<const std::uint64_t> o, std::span<const LinkId> l) {
+    return held ? std::make_unique<IncrementalMaxMin>(c, o, l, weight) : std::make_unique<IncrementalMaxMin>(c);
+  };
+  std::span<const std::uint64_t> level_offsets = var_offsets;
+  std::span<const LinkId> level_links = links;
+  std::span<const double> level_capacity = capacity;
+  if (plan.capped > 0) {
+    aug_capacity_.assign(capacity.begin(), capacity.end());
+    for (std::size_t c = 0; c < policy.classes.size(); ++c)
+      if (plan.capped_slot[c] != kNone) {
+        slot_cap_.push_back(policy.classes[c].cap);
+        for (std::size_t l = 0; l < num_links; ++l) aug_capacity_.push_back(policy.classes[c].cap * capacity[l]);
+      }
     level_offsets = aug_offsets_;
     level_links = aug_links_;
     level_capacity = aug_capacity_;
-    leftover_ = std::make_unique<IncrementalMaxMin>(capacity, var_offsets, links, weight);
+    leftover_ = solver(capacity, var_offsets, links);
     leftover_->track_load_changes(false);
   }
   for (std::size_t k = 0; k < plan.levels; ++k) {
-    levels_.push_back(std::make_unique<IncrementalMaxMin>(level_capacity, level_offsets, level_links, weight));
+    levels_.push_back(solver(level_capacity, level_offsets, level_links));
     levels_.back()->track_load_changes(true);
   }
-  var_stamp_.assign(vars, 0);
   link_stamp_.assign(num_links, 0);
 }
 
@@ -96,12 +122,36 @@ void ClassedMaxMin::activate(std::uint32_t var) {
   if (leftover_) leftover_->activate(var);
 }
 
+void ClassedMaxMin::activate(std::uint32_t var, std::span<const LinkId> links, double weight, std::uint32_t cls) {
+  if (plain_) {
+    levels_[0]->activate(var, links, weight);
+    return;
+  }
+  if (cls >= class_level_.size())
+    throw InputError("service class " + std::to_string(cls) + " is not in the class policy (classes 0-" +
+                     std::to_string(class_level_.size() - 1) + ")");
+  if (var >= var_level_.size()) {
+    var_level_.resize(std::size_t{var} + 1, 0);
+    var_stamp_.resize(std::size_t{var} + 1, 0);
+  }
+  if (active(var)) return;
+  var_level_[var] = class_level_[cls];
+  scratch_links_.assign(links.begin(), links.end());
+  const std::uint32_t slot = capped_slot_[cls];
+  if (slot != kNone)
+    for (const LinkId l : links) scratch_links_.push_back(static_cast<LinkId>((slot + 1) * capacity_.size() + l));
+  levels_[var_level_[var]]->activate(var, scratch_links_, weight);
+  if (leftover_) leftover_->activate(var, links, weight);
+}
+
 void ClassedMaxMin::deactivate(std::uint32_t var) {
+  if (!active(var)) return;
   level_solver(var).deactivate(var);
   if (leftover_) leftover_->deactivate(var);
 }
 
 double ClassedMaxMin::rate(std::uint32_t var) const {
+  if (!var_level_.empty() && var >= var_level_.size()) return 0.0;
   return level_solver(var).rate(var) + (leftover_ ? leftover_->rate(var) : 0.0);
 }
 

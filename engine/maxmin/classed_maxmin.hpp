@@ -25,9 +25,15 @@ class ClassedMaxMin {
   ClassedMaxMin(const ClassPolicy& policy, std::span<const double> capacity, std::span<const std::uint64_t> var_offsets,
                 std::span<const LinkId> links, std::span<const double> weight,
                 std::span<const std::uint32_t> var_class);
+  // Variables given at activation (activate(var, links, weight, cls)): the level solvers keep the
+  // active variables only (IncrementalMaxMin's second constructor).
+  ClassedMaxMin(const ClassPolicy& policy, std::span<const double> capacity);
   ~ClassedMaxMin();
 
-  void activate(std::uint32_t var);
+  void activate(std::uint32_t var);  // with the constructor's paths
+  // With these links, weight (> 0) and class; var is any number not active now. Throws InputError for a
+  // class the policy lacks.
+  void activate(std::uint32_t var, std::span<const LinkId> links, double weight, std::uint32_t cls);
   void deactivate(std::uint32_t var);
   // A new capacity for link l (a physical link of the constructor's span), from the next update().
   void set_capacity(LinkId l, double capacity);
@@ -35,7 +41,9 @@ class ClassedMaxMin {
   void solve_all();  // every active variable from scratch
 
   double rate(std::uint32_t var) const;
-  bool active(std::uint32_t var) const { return level_solver(var).active(var); }
+  bool active(std::uint32_t var) const {
+    return (var_level_.empty() || var < var_level_.size()) && level_solver(var).active(var);
+  }
   const std::vector<std::uint32_t>& changed() const { return plain_ ? levels_[0]->changed() : changed_; }
   IncrementalStats stats() const;
 
@@ -44,6 +52,11 @@ class ClassedMaxMin {
     return *levels_[var_level_.empty() ? 0 : var_level_[var]];
   }
   void collect(IncrementalMaxMin& solver, bool propagate);  // its changed variables and load changes
+  // The level solvers (and the leftover one) over `capacity` with the capped classes' virtual links;
+  // held: over the constructor's paths (with aug_offsets_/aug_links_ when some class is capped).
+  void make_levels(const ClassPolicy& policy, std::span<const double> capacity, bool held,
+                   std::span<const std::uint64_t> var_offsets, std::span<const LinkId> links,
+                   std::span<const double> weight);
   double left_after(LinkId l, std::size_t levels) const;    // capacity minus the load of the first levels
 
   bool plain_ = false;
@@ -54,6 +67,9 @@ class ClassedMaxMin {
   std::vector<LinkId> aug_links_;
   std::vector<double> aug_capacity_;
   std::vector<double> slot_cap_;  // per capped class (in slot order): its cap, a fraction of each link
+  // Per class: its level and its block of virtual links (kNone: uncapped); for links given at activation.
+  std::vector<std::uint32_t> class_level_, capped_slot_;
+  std::vector<LinkId> scratch_links_;  // a variable's links with its virtual ones, at activation
   std::vector<std::unique_ptr<IncrementalMaxMin>> levels_;
   std::unique_ptr<IncrementalMaxMin> leftover_;  // step 2, when some cap is below 1
 

@@ -89,6 +89,19 @@ void check_against_scratch(const IncrementalMaxMin& solver, const RandomProblem&
     if (!on[v]) REQUIRE(solver.rate(v) == 0);
 }
 
+// Every policy, with priorities tied and apart, caps below and at 1.
+std::vector<ClassPolicy> policies_of_three_classes() {
+  return {
+      test::class_policy("np", {}, {}, 3),
+      test::class_policy("fp", {}, {}, 3),
+      test::class_policy("fp", {}, {1, 0, 1}, 3),
+      test::class_policy("ba", {0.5, 0.3, 0.2}, {}, 3),
+      test::class_policy("ba", {0.25, 0.25, 0.25}, {}, 3),
+      test::class_policy("qos", {0.3, 1.0, 0.6}, {0, 1, 1}, 3),
+      test::class_policy("qos", {0.1, 0.9, 0.5}, {0, 1, 2}, 3),
+  };
+}
+
 }  // namespace
 
 TEST_CASE(
@@ -115,17 +128,9 @@ TEST_CASE(
 }
 
 TEST_CASE("classed max-min: every update equals the policy solved from scratch level by level also after capacity changes") {
-  const ClassPolicy policies[] = {
-      test::class_policy("np", {}, {}, 3),
-      test::class_policy("fp", {}, {}, 3),
-      test::class_policy("fp", {}, {1, 0, 1}, 3),
-      test::class_policy("ba", {0.5, 0.3, 0.2}, {}, 3),
-      test::class_policy("ba", {0.25, 0.25, 0.25}, {}, 3),
-      test::class_policy("qos", {0.3, 1.0, 0.6}, {0, 1, 1}, 3),
-      test::class_policy("qos", {0.1, 0.9, 0.5}, {0, 1, 2}, 3),
-  };
+  const std::vector<ClassPolicy> policies = policies_of_three_classes();
   for (std::uint64_t seed = 1; seed <= 400; ++seed) {
-    const ClassPolicy& policy = policies[seed % std::size(policies)];
+    const ClassPolicy& policy = policies[seed % policies.size()];
     CAPTURE(seed);
     CAPTURE(policy.name);
     Rng rng(seed * 7919);
@@ -336,4 +341,51 @@ TEST_CASE("incremental max-min: activate(var) needs the paths given to the const
   CHECK(solver.rate(4) == 0);
   CHECK(solver.rate(1000) == 0);
   CHECK(!solver.active(1000));
+}
+
+TEST_CASE("classed max-min: variables given at activation, numbers used again, equal the policy solved from scratch") {
+  // As the held case above, with a stream of variables under reused numbers (a number may carry a
+  // variable of another class, so of another level, in turn).
+  const std::vector<ClassPolicy> policies = policies_of_three_classes();
+  for (std::uint64_t seed = 1; seed <= 70; ++seed) {
+    const ClassPolicy& policy = policies[seed % policies.size()];
+    CAPTURE(seed);
+    CAPTURE(policy.name);
+    Rng rng(seed * 104729);
+    const auto num_links = 3 + static_cast<std::uint32_t>(seed % 8);
+    RandomProblem stream(rng, num_links, 400, seed % 4 == 0);
+    ClassedMaxMin solver(policy, stream.capacity);
+    const std::uint32_t numbers = 6 + static_cast<std::uint32_t>(seed % 4) * 8;
+    std::vector<std::uint32_t> carried(numbers, kNone);
+    std::size_t next = 0;
+    while (next < stream.weight.size()) {
+      for (std::uint64_t c = 1 + rng.below(3); c > 0 && next < stream.weight.size(); --c) {
+        const auto n = static_cast<std::uint32_t>(rng.below(numbers));
+        if (carried[n] != kNone) {
+          solver.deactivate(n);
+          carried[n] = kNone;
+        } else {
+          const std::size_t v = next++;
+          const std::span<const LinkId> links(stream.links.data() + stream.offsets[v],
+                                              stream.offsets[v + 1] - stream.offsets[v]);
+          solver.activate(n, links, stream.weight[v], stream.var_class[v]);
+          carried[n] = static_cast<std::uint32_t>(v);
+        }
+      }
+      solver.update();
+      std::vector<std::uint8_t> on(stream.weight.size(), 0);
+      for (std::uint32_t v : carried)
+        if (v != kNone) on[v] = 1;
+      const std::vector<double> full = solve_classes_from_scratch(policy, stream.capacity, stream.offsets, stream.links,
+                                                                  stream.weight, stream.var_class, on);
+      for (std::uint32_t n = 0; n < numbers; ++n) {
+        CAPTURE(n);
+        REQUIRE(solver.active(n) == (carried[n] != kNone));
+        REQUIRE(solver.rate(n) == approx(carried[n] == kNone ? 0.0 : full[carried[n]]).epsilon(1e-6).scale(1));
+      }
+    }
+  }
+  ClassedMaxMin fp(test::class_policy("fp", {}, {1, 0}, 2), std::vector<double>{1.0});
+  const std::vector<LinkId> link{0};
+  CHECK_THROWS_AS(fp.activate(0, link, 1.0, 2), InputError);
 }
