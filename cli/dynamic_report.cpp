@@ -167,7 +167,7 @@ Json dynamic_summary(const DynamicRun& run, const RunHeader& header) {
   j["flows"] = {{"total", r.state.size()},        {"delivered", t.delivered},
                 {"self", t.self},                 {"unroutable", t.unroutable},
                 {"blocked", t.blocked},           {"bytes_delivered", t.bytes},
-                {"path_variables", r.paths.num_vars()}};
+                {"path_variables", r.num_path_vars()}, {"streamed", !r.path_vars.empty()}};
   j["makespan_s"] = r.makespan_s;
   j["mean_throughput_gbps"] = t.mean_throughput_gbps;
   j["transport"] = run.config.transport;
@@ -204,7 +204,8 @@ void print_dynamic_summary(const DynamicRun& run, const RunHeader& header, std::
   row("endpoints / switches / cables") << net.num_endpoints() << " / " << net.num_switches() << " / "
                                        << net.num_cables() << '\n';
   row("flows delivered/self/unroutable/blocked")
-      << t.delivered << " / " << t.self << " / " << t.unroutable << " / " << t.blocked << '\n';
+      << t.delivered << " / " << t.self << " / " << t.unroutable << " / " << t.blocked
+      << (r.path_vars.empty() ? "" : " (streamed: routed as they started, held while in transfer)") << '\n';
   row("makespan") << r.makespan_s << " s\n";
   row("mean throughput") << t.mean_throughput_gbps << " Gbit/s\n";
   row("flow completion min/median/mean/max") << t.completion_s.min << " / " << t.completion_s.median << " / "
@@ -334,7 +335,7 @@ void write_flows(const DynamicRun& run, std::ostream& out) {
     out << f << ',' << w.flows.src[f] << ',' << w.flows.dst[f] << ',' << num(w.bytes[f]) << ','
         << (w.service_class.empty() ? 0u : w.service_class[f]) << ',' << drivers::state_name(r.state[f]) << ','
         << num(r.start_s[f]) << ',' << num(r.transfer_end_s[f]) << ',' << num(r.finish_s[f]) << ','
-        << num(r.finish_s[f] - r.start_s[f]) << ',' << r.paths.end_var(id) - r.paths.first_var(id) << '\n';
+        << num(r.finish_s[f] - r.start_s[f]) << ',' << r.vars_of(id) << '\n';
   }
 }
 

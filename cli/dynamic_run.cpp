@@ -191,8 +191,16 @@ void simulate(const Plugins& plugins, DynamicRun& run, Progress& progress) {
     simulate_hybrid(plugins, run, progress);
     return;
   }
-  flow::FlowTransport transport(run.setup.topology->network(), *run.setup.routing, flow_options(plugins, run, progress));
-  drive(transport, run, progress);
+  // An open-loop workload runs without the application driver; one whose flows come and go streams:
+  // its flows are routed as they start and held while in transfer.
+  flow::FlowTransportOptions options = flow_options(plugins, run, progress);
+  const bool open_loop = !run.applications() && drivers::open_loop(run.workload);
+  options.stream = open_loop && drivers::worth_streaming(run.workload);
+  flow::FlowTransport transport(run.setup.topology->network(), *run.setup.routing, options);
+  if (open_loop)
+    run.result = drivers::run_open_loop(run.setup.topology->network(), transport, run.workload, &progress);
+  else
+    drive(transport, run, progress);
 }
 
 }  // namespace

@@ -17,6 +17,14 @@ class IndexedMinHeap {
  public:
   explicit IndexedMinHeap(std::size_t ids = 0) : position_(ids, kAbsent), key_(ids, 0.0) {}
 
+  // Makes room for ids below `ids` (never shrinks).
+  void grow(std::size_t ids) {
+    if (ids <= position_.size()) return;
+    position_.resize(ids, kAbsent);
+    key_.resize(ids, 0.0);
+  }
+  std::size_t ids() const { return position_.size(); }
+
   bool empty() const { return heap_.empty(); }
   std::size_t size() const { return heap_.size(); }
   bool contains(std::uint32_t id) const { return position_[id] != kAbsent; }

@@ -76,7 +76,14 @@ struct TransportProfile {
 
 // What a transport reports of a run, per message (in message order) and per link.
 struct TransportResult {
-  PathTable paths;
+  PathTable paths;  // empty when the transport routed each message as it started (streamed)
+  // Streamed: per message its number of path variables (0: not started or unroutable), and in all.
+  std::vector<std::uint32_t> path_vars;
+  std::uint64_t total_path_vars = 0;
+  std::uint32_t vars_of(MessageId m) const {
+    return path_vars.empty() ? paths.end_var(m) - paths.first_var(m) : path_vars[m];
+  }
+  std::uint64_t num_path_vars() const { return path_vars.empty() ? paths.num_vars() : total_path_vars; }
   // Per message.
   std::vector<FlowState> state;
   std::vector<double> start_s, transfer_end_s, finish_s;  // finish = last bit delivered (NaN: never)

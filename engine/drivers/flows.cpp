@@ -1,5 +1,6 @@
 #include "engine/drivers/flows.hpp"
 
+#include <algorithm>
 #include <numeric>
 
 #include "core/error.hpp"
@@ -15,6 +16,17 @@ void gather(std::vector<T>& values, const std::vector<MessageId>& at) {
   std::vector<T> out(at.size());
   for (std::size_t f = 0; f < at.size(); ++f) out[f] = values[at[f]];
   values = std::move(out);
+}
+
+// The per-message results into flow order: flow f's are those of message message[f].
+void reorder(TransportResult& r, const std::vector<MessageId>& message) {
+  if (r.paths.num_flows() > 0) r.paths = PathTableBuilder::permuted(r.paths, message);
+  gather(r.state, message);
+  gather(r.start_s, message);
+  gather(r.transfer_end_s, message);
+  gather(r.finish_s, message);
+  gather(r.latency_s, message);
+  if (!r.path_vars.empty()) gather(r.path_vars, message);
 }
 
 }  // namespace
@@ -43,13 +55,94 @@ TransportResult run_flows(const Network& net, Transport& transport, const FlowWo
     identity = identity && message[f] == f;
   }
   TransportResult r = std::move(run.flows);
-  if (identity) return r;
-  r.paths = PathTableBuilder::permuted(r.paths, message);
-  gather(r.state, message);
-  gather(r.start_s, message);
-  gather(r.transfer_end_s, message);
-  gather(r.finish_s, message);
-  gather(r.latency_s, message);
+  if (!identity) reorder(r, message);
+  return r;
+}
+
+bool open_loop(const FlowWorkload& workload) { return workload.after.empty() && workload.phase.empty(); }
+
+bool worth_streaming(const FlowWorkload& workload) {
+  if (!open_loop(workload) || workload.start_s.empty()) return false;
+  const auto [first, last] = std::minmax_element(workload.start_s.begin(), workload.start_s.end());
+  return *first != *last;
+}
+
+namespace {
+
+// The flows in order of start time, ties in flow order (empty: they are in that order already).
+std::vector<FlowId> start_order(const std::vector<double>& start_s) {
+  if (std::is_sorted(start_s.begin(), start_s.end())) return {};
+  std::vector<std::pair<double, FlowId>> keyed(start_s.size());
+  for (std::size_t f = 0; f < start_s.size(); ++f) keyed[f] = {start_s[f], static_cast<FlowId>(f)};
+  std::sort(keyed.begin(), keyed.end());
+  std::vector<FlowId> order(start_s.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = keyed[i].second;
+  return order;
+}
+
+// The workload's flows as messages in start order (message i is flow order[i], routed as that flow),
+// so that the transport reads and writes its per-message arrays front to back as the run goes.
+MessageTable messages_in_order(const FlowWorkload& w, const std::vector<FlowId>& order) {
+  MessageTable messages;
+  messages.awaited.assign(w.size(), 0);  // nothing waits for a delivery: each is only written
+  if (order.empty()) {
+    messages.ends = w.flows;
+    messages.bytes = w.bytes;
+    messages.service_class = w.service_class;
+    return messages;
+  }
+  messages.ends.reserve(w.size());
+  messages.bytes.reserve(w.size());
+  for (const FlowId f : order) {
+    messages.ends.add(w.flows.src[f], w.flows.dst[f]);
+    messages.bytes.push_back(w.bytes[f]);
+    if (!w.service_class.empty()) messages.service_class.push_back(w.service_class[f]);
+  }
+  messages.route_index = order;
+  return messages;
+}
+
+}  // namespace
+
+TransportResult run_open_loop(const Network& net, Transport& transport, const FlowWorkload& workload,
+                              Progress* progress) {
+  if (!workload.flows.weight.empty())
+    throw InputError("dynamic workload: per-flow max-min weights are not supported by the dynamic engine");
+  if (!open_loop(workload)) throw InputError("run_open_loop: the workload has dependencies or phases");
+  check_flow_workload(workload, net.num_endpoints());
+  std::vector<FlowId> order = start_order(workload.start_s);
+  const MessageTable messages = messages_in_order(workload, order);
+  const auto start_of = [&](std::size_t i) { return workload.start_s[order.empty() ? i : order[i]]; };
+  TransportResult r;
+  transport.open(messages, r);
+  if (progress) progress->phase("simulating: flows started", workload.size());
+  std::vector<MessageId> sent;
+  std::size_t next = 0;
+  for (;;) {
+    const double start = next < workload.size() ? start_of(next) : Transport::kNever;
+    const double t = std::min(transport.next_event(start), start);
+    if (t == Transport::kNever) break;
+    // Transfer ends up to the horizon form the batch; starts are due only at the batch's time.
+    const double horizon = transport.advance_to(t);
+    sent.clear();
+    transport.take_sent(horizon, sent);
+    std::size_t events = sent.size();
+    for (; next < workload.size() && start_of(next) <= transport.now(); ++next, ++events)
+      transport.start(static_cast<MessageId>(next));
+    r.events += events;
+    if (progress) progress->counter()->store(next, std::memory_order_relaxed);
+    transport.end_batch();
+  }
+  transport.close();
+  if (order.empty()) return r;
+  // Flow f was message position[f].
+  std::vector<MessageId>& position = order;
+  {
+    std::vector<MessageId> inverse(order.size());
+    for (std::size_t i = 0; i < order.size(); ++i) inverse[order[i]] = static_cast<MessageId>(i);
+    position = std::move(inverse);
+  }
+  reorder(r, position);
   return r;
 }
 

@@ -13,4 +13,20 @@ namespace interflow::drivers {
 TransportResult run_flows(const Network& net, Transport& transport, const FlowWorkload& workload,
                           Progress* progress = nullptr);
 
+// Whether every flow of the workload starts at its start time alone: no dependencies, no phases
+// (an open-loop workload: a flow list or an arrival process).
+bool open_loop(const FlowWorkload& workload);
+// Whether streaming it (FlowTransportOptions::stream) can hold fewer flows than the run has: it is
+// open-loop and its flows do not all start at one instant (those would all be in transfer at once,
+// and the held layout, sized once, is leaner for them).
+bool worth_streaming(const FlowWorkload& workload);
+
+// An open-loop workload run on `transport` without the application driver: the flows start in order of
+// start time (ties in flow order) and nothing waits for a delivery, so the loop holds nothing per flow
+// beyond the message table; with a streamed flow transport (FlowTransportOptions::stream) memory
+// follows the flows in flight. The results are those of run_flows. Throws InputError for an
+// inconsistent workload or one that is not open-loop.
+TransportResult run_open_loop(const Network& net, Transport& transport, const FlowWorkload& workload,
+                              Progress* progress = nullptr);
+
 }  // namespace interflow::drivers

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/random.hpp"
 #include "core/stats.hpp"
 
 namespace interflow::flow {
@@ -18,12 +19,19 @@ void FlowTransport::open(const MessageTable& messages, TransportResult& result) 
   r_->batch_tolerance = options_.batch_tolerance;
   r_->profile.on = options_.profile;
   messages_ = &messages;
-  route(messages);
-  prepare_variables(messages);
+  per_flow_ = dynamic_cast<const PerFlowRouting*>(&routing_);
+  streamed_ = options_.stream && per_flow_ != nullptr && !options_.nic_fifo && !options_.zoom_links;
   const std::size_t n = messages.size();
-  flow_.assign(n, FlowProgress{});
-  completion_ = IndexedMinHeap(n);
-  var_.assign(r_->paths.num_vars(), VarProgress{});
+  if (streamed_) {  // routed as they start, held in slots while in transfer
+    r_->path_vars.assign(n, 0);
+    r_->latency_s.assign(n, 0.0f);
+  } else {
+    route(messages);
+  }
+  prepare_variables(messages);
+  flow_.assign(streamed_ ? 0 : n, FlowProgress{});
+  completion_ = IndexedMinHeap(streamed_ ? 0 : n);
+  var_.assign(streamed_ ? 0 : r_->paths.num_vars(), VarProgress{});
   link_active_.assign(net_.num_links(), 0);
   busy_since_.assign(net_.num_links(), 0);
   r_->state.assign(n, FlowState::Blocked);
@@ -54,6 +62,13 @@ void FlowTransport::route(const MessageTable& messages) {
 // Every path variable: its weight (flow weight x split), flow, class and the flow's latency; the link
 // capacities (0 for failed links) and the solver over them.
 void FlowTransport::prepare_variables(const MessageTable& messages) {
+  capacity_.assign(net_.capacities().begin(), net_.capacities().end());
+  for (LinkId l = 0; l < capacity_.size(); ++l)
+    if (!net_.up(l)) capacity_[l] = 0;
+  if (streamed_) {  // variables come with their messages
+    solver_ = std::make_unique<maxmin::ClassedMaxMin>(options_.policy, capacity_);
+    return;
+  }
   const PathTable& paths = r_->paths;
   const std::size_t n = messages.size();
   const std::uint32_t vars = paths.num_vars();
@@ -66,17 +81,8 @@ void FlowTransport::prepare_variables(const MessageTable& messages) {
       weight_[v] = messages.ends.weight_of(f) * paths.split(v);
       var_flow_[v] = f;
       if (!var_class_.empty()) var_class_[v] = messages.service_class[f];
-      double ns = 0;
-      std::uint32_t switches = 0;
-      for (LinkId l : paths.links(v)) {
-        ns += net_.latency_ns(l);
-        switches += net_.kind(net_.target(l)) == VertexKind::Switch;
-      }
-      r_->latency_s[f] = std::max(r_->latency_s[f], static_cast<float>(ns * 1e-9 + switches * options_.router_delay_s));
+      r_->latency_s[f] = std::max(r_->latency_s[f], path_latency(paths.links(v)));
     }
-  capacity_.assign(net_.capacities().begin(), net_.capacities().end());
-  for (LinkId l = 0; l < capacity_.size(); ++l)
-    if (!net_.up(l)) capacity_[l] = 0;
   if (options_.zoom_links) {
     const std::vector<std::uint8_t> zoom = options_.zoom_links(paths);
     if (!zoom.empty()) couple(paths, zoom);
@@ -126,35 +132,118 @@ void FlowTransport::settle_var(std::uint32_t v) {
   var_[v].last = now_;
 }
 
-bool FlowTransport::start(MessageId f) {
+bool FlowTransport::start(MessageId m) {
   TransportResult& r = *r_;
-  const PathTable& paths = r.paths;
-  r.start_s[f] = now_;
-  const bool self = messages_->ends.src[f] == messages_->ends.dst[f];
-  if (self || !paths.routed(f) || messages_->bytes[f] == 0) {
-    flow_[f].phase = Phase::Done;
-    r.state[f] = self ? FlowState::Self : !paths.routed(f) ? FlowState::Unroutable : FlowState::Delivered;
-    r.transfer_end_s[f] = now_;
-    r.finish_s[f] = now_ + (r.state[f] == FlowState::Delivered ? r.latency_s[f] : 0.0);
-    if (messages_->delivery_awaited(f)) deliveries_.push({r.finish_s[f], f});
+  r.start_s[m] = now_;
+  const ProfileClock clock(options_.profile, r.profile.starts_s);
+  const bool self = messages_->ends.src[m] == messages_->ends.dst[m];
+  const bool routed = !self && (streamed_ ? route_one(m) : r.paths.routed(m));
+  if (!routed || messages_->bytes[m] == 0) {
+    if (!streamed_) flow_[m].phase = Phase::Done;
+    r.state[m] = self ? FlowState::Self : !routed ? FlowState::Unroutable : FlowState::Delivered;
+    r.transfer_end_s[m] = now_;
+    r.finish_s[m] = now_ + (r.state[m] == FlowState::Delivered ? r.latency_s[m] : 0.0);
+    if (messages_->delivery_awaited(m)) deliveries_.push({r.finish_s[m], m});
     return false;
   }
-  const ProfileClock clock(options_.profile, r.profile.starts_s);
+  const FlowId f = streamed_ ? take_slot(m) : m;
   if (!wait_for_nic(f)) activate(f);
   return true;
 }
 
+// The longest a path's last bit takes: its links' latencies and router_delay_s per switch.
+float FlowTransport::path_latency(std::span<const LinkId> links) const {
+  double ns = 0;
+  std::uint32_t switches = 0;
+  for (LinkId l : links) {
+    ns += net_.latency_ns(l);
+    switches += net_.kind(net_.target(l)) == VertexKind::Switch;
+  }
+  return static_cast<float>(ns * 1e-9 + switches * options_.router_delay_s);
+}
+
+bool FlowTransport::route_one(MessageId m) {
+  const std::uint32_t index = messages_->route_index.empty() ? m : messages_->route_index[m];
+  sink_.clear();
+  sink_.begin_flow();
+  per_flow_->route(net_, messages_->ends.src[m], messages_->ends.dst[m],
+                   derive_seed(options_.seed, Stream::Routing, index), sink_);
+  sink_.end_flow();
+  const auto vars = static_cast<std::uint32_t>(sink_.num_vars());
+  if (vars == 0) return false;
+  r_->path_vars[m] = vars;
+  r_->total_path_vars += vars;
+  float latency = 0;
+  std::size_t first = 0;
+  for (const std::uint32_t length : sink_.var_lengths()) {
+    latency = std::max(latency, path_latency(sink_.links().subspan(first, length)));
+    first += length;
+  }
+  r_->latency_s[m] = latency;
+  return true;
+}
+
+FlowId FlowTransport::take_slot(MessageId m) {
+  FlowId f;
+  if (free_slots_.empty()) {
+    f = static_cast<FlowId>(slot_.size());
+    slot_.emplace_back();
+    flow_.emplace_back();
+    completion_.grow(slot_.size());
+  } else {
+    f = free_slots_.back();
+    free_slots_.pop_back();
+    flow_[f] = FlowProgress{};
+  }
+  const auto vars = static_cast<std::uint32_t>(sink_.num_vars());
+  const std::uint32_t first = take_vars(vars);
+  slot_[f] = {m, first, vars};
+  std::size_t link = 0;
+  for (std::uint32_t i = 0; i < vars; ++i) {
+    const std::uint32_t v = first + i, length = sink_.var_lengths()[i];
+    weight_[v] = messages_->ends.weight_of(m) * sink_.splits()[i];
+    var_flow_[v] = f;
+    var_class_[v] = messages_->class_of(m);
+    var_[v] = VarProgress{};
+    solver_->activate(v, sink_.links().subspan(link, length), weight_[v], var_class_[v]);
+    link += length;
+  }
+  return f;
+}
+
+std::uint32_t FlowTransport::take_vars(std::uint32_t count) {
+  if (count < free_vars_.size() && !free_vars_[count].empty()) {
+    const std::uint32_t first = free_vars_[count].back();
+    free_vars_[count].pop_back();
+    return first;
+  }
+  const std::uint32_t first = next_var_;
+  next_var_ += count;
+  weight_.resize(next_var_);
+  var_flow_.resize(next_var_);
+  var_class_.resize(next_var_);
+  var_.resize(next_var_);
+  return first;
+}
+
+void FlowTransport::free_slot(FlowId f) {
+  const Slot s = slot_[f];
+  if (s.vars >= free_vars_.size()) free_vars_.resize(std::size_t{s.vars} + 1);
+  free_vars_[s.vars].push_back(s.first_var);
+  free_slots_.push_back(f);
+}
+
 void FlowTransport::activate(FlowId f) {
-  const PathTable& paths = r_->paths;
+  const MessageId m = message_of(f);
   flow_[f].phase = Phase::Active;
   ++active_flows_;
   changed_ = true;
-  flow_[f].remaining_bits = messages_->bytes[f] * 8;
+  flow_[f].remaining_bits = messages_->bytes[m] * 8;
   flow_[f].last = now_;
-  for (std::uint32_t v = paths.first_var(f); v < paths.end_var(f); ++v) {
+  for (std::uint32_t v = first_var(f); v < end_var(f); ++v) {
     var_[v].last = now_;
-    solver_->activate(v);
-    for (LinkId l : paths.links(v))
+    if (!streamed_) solver_->activate(v);  // streamed: by take_slot(), with the links just routed
+    for (LinkId l : links_of(v))
       if (link_active_[l]++ == 0) busy_since_[l] = now_;
   }
 }
@@ -213,8 +302,8 @@ void FlowTransport::take_sent(double horizon, std::vector<MessageId>& sent) {
     const FlowId f = completion_.top();
     const double due = completion_.top_key();
     completion_.pop();
+    sent.push_back(message_of(f));
     end_transfer(f, due);
-    sent.push_back(f);
     changed_ = true;
     release_nic(f);
   }
@@ -225,10 +314,10 @@ void FlowTransport::take_sent(double horizon, std::vector<MessageId>& sent) {
 // than its capacity, and how early and how many bytes are recorded.
 void FlowTransport::end_transfer(FlowId f, double due) {
   TransportResult& r = *r_;
-  const PathTable& paths = r.paths;
+  const MessageId m = message_of(f);
   flow_[f].phase = Phase::Done;
-  r.state[f] = FlowState::Delivered;
-  r.transfer_end_s[f] = now_;
+  r.state[m] = FlowState::Delivered;
+  r.transfer_end_s[m] = now_;
   if (options_.batch_tolerance > 0 && due - now_ > kSameInstant * now_) {
     ++r.ended_early;
     r.max_early_s = std::max(r.max_early_s, due - now_);
@@ -236,18 +325,22 @@ void FlowTransport::end_transfer(FlowId f, double due) {
     if (std::isfinite(flow_[f].rate)) r.early_bytes_cut += flow_[f].rate * 1e9 * (due - now_) / 8;
   }
   if (!coupled(f)) {  // a coupled flow's delivery is the hybrid transport's
-    r.finish_s[f] = now_ + r.latency_s[f];
-    if (messages_->delivery_awaited(f)) deliveries_.push({r.finish_s[f], f});
+    r.finish_s[m] = now_ + r.latency_s[m];
+    if (messages_->delivery_awaited(m)) deliveries_.push({r.finish_s[m], m});
   }
   total_gbps_ -= flow_[f].rate;
   --active_flows_;
-  for (std::uint32_t v = paths.first_var(f); v < paths.end_var(f); ++v) {
+  for (std::uint32_t v = first_var(f); v < end_var(f); ++v) {
     settle_var(v);
     var_[v].rate = 0;
-    solver_->deactivate(v);
-    for (LinkId l : paths.links(v))
+    for (LinkId l : links_of(v)) {  // (streamed, the links are the solver's: before it lets v go)
       if (--link_active_[l] == 0) r.link_busy_s[l] += now_ - busy_since_[l];
+      // Streamed, the path's bits go to its links now; held, close() adds them up.
+      if (streamed_) r.link_bytes[l] += var_[v].bits / 8;
+    }
+    solver_->deactivate(v);
   }
+  if (streamed_) free_slot(f);
 }
 
 MessageId FlowTransport::pop_delivery() {
@@ -274,7 +367,8 @@ void FlowTransport::end_batch() {
   } else {
     update_rates();
   }
-  segments_.push_back({now_, std::max(0.0, total_gbps_), active_flows_});
+  segments_.push_back({now_, std::max(0.0, total_gbps_)});
+  segment_active_.push_back(active_flows_);
   if (options_.verify) verify();
 }
 
@@ -290,7 +384,6 @@ void FlowTransport::solve() {
 }
 
 void FlowTransport::update_rates() {
-  const PathTable& paths = r_->paths;
   ++stamp_;
   touched_.clear();
   for (std::uint32_t v : solver_->changed()) {
@@ -307,7 +400,7 @@ void FlowTransport::update_rates() {
     flow_[f].remaining_bits = std::max(0.0, flow_[f].remaining_bits - flow_[f].rate * 1e9 * (now_ - flow_[f].last));
     flow_[f].last = now_;
     double rate = 0;
-    for (std::uint32_t v = paths.first_var(f); v < paths.end_var(f); ++v) rate += var_[v].rate;
+    for (std::uint32_t v = first_var(f); v < end_var(f); ++v) rate += var_[v].rate;
     total_gbps_ += rate - flow_[f].rate;
     flow_[f].rate = rate;
     if (!options_.profile) rekey_end(f);
@@ -338,14 +431,27 @@ void FlowTransport::profile_rates() {
 }
 
 void FlowTransport::verify() {
+  if (streamed_) {  // the variable numbers in use, the active ones with their links
+    std::vector<std::uint64_t> offsets{0};
+    std::vector<LinkId> links;
+    for (std::uint32_t v = 0; v < next_var_; ++v) {
+      if (solver_->active(v)) links.insert(links.end(), links_of(v).begin(), links_of(v).end());
+      offsets.push_back(links.size());
+    }
+    verify_against(offsets, links);
+    return;
+  }
   const PathTable& paths = r_->paths;
-  const std::uint32_t vars = paths.num_vars();
+  verify_against(solver_offsets_.empty() ? paths.var_offsets() : solver_offsets_,
+                 solver_offsets_.empty() ? paths.all_links() : std::span<const LinkId>(solver_links_));
+}
+
+void FlowTransport::verify_against(std::span<const std::uint64_t> offsets, std::span<const LinkId> links) {
+  const auto vars = static_cast<std::uint32_t>(weight_.size());
   std::vector<std::uint8_t> active(vars);
   for (std::uint32_t v = 0; v < vars; ++v) active[v] = solver_->active(v);
-  const std::vector<double> full = maxmin::solve_classes_from_scratch(
-      options_.policy, capacity_, solver_offsets_.empty() ? paths.var_offsets() : solver_offsets_,
-      solver_offsets_.empty() ? paths.all_links() : std::span<const LinkId>(solver_links_), weight_, var_class_,
-      active);
+  const std::vector<double> full =
+      maxmin::solve_classes_from_scratch(options_.policy, capacity_, offsets, links, weight_, var_class_, active);
   // Relative error, with rates a rounding error away from 0 measured against the largest capacity.
   const double floor = 1e-9 * std::max(1.0, *std::max_element(capacity_.begin(), capacity_.end()));
   for (std::uint32_t v = 0; v < vars; ++v)
@@ -356,17 +462,20 @@ void FlowTransport::verify() {
 
 void FlowTransport::close() {
   TransportResult& r = *r_;
-  const PathTable& paths = r.paths;
   r.simulate_seconds = run_clock_.seconds();
   // Flows left active (a rate of 0 forever) or never started stay blocked.
-  const std::size_t n = paths.num_flows();
-  for (FlowId f = 0; f < n; ++f)
+  for (FlowId f = 0; f < flow_.size(); ++f)
     if (flow_[f].phase == Phase::Active)
-      for (std::uint32_t v = paths.first_var(f); v < paths.end_var(f); ++v) settle_var(v);
-  for (FlowId f = 0; f < n; ++f)
-    if (std::isfinite(r.finish_s[f])) r.makespan_s = std::max(r.makespan_s, r.finish_s[f]);
-  for (std::uint32_t v = 0; v < paths.num_vars(); ++v)
-    for (LinkId l : paths.links(v)) r.link_bytes[l] += var_[v].bits / 8;
+      for (std::uint32_t v = first_var(f); v < end_var(f); ++v) {
+        settle_var(v);
+        if (streamed_)  // the held paths' bits are added up below; a slot's when its transfer ends
+          for (LinkId l : links_of(v)) r.link_bytes[l] += var_[v].bits / 8;
+      }
+  for (const double finish : r.finish_s)
+    if (std::isfinite(finish)) r.makespan_s = std::max(r.makespan_s, finish);
+  if (!streamed_)
+    for (std::uint32_t v = 0; v < r.paths.num_vars(); ++v)
+      for (LinkId l : r.paths.links(v)) r.link_bytes[l] += var_[v].bits / 8;
   for (LinkId l = 0; l < net_.num_links(); ++l)
     if (link_active_[l] > 0) r.link_busy_s[l] += now_ - busy_since_[l];
   const maxmin::IncrementalStats st = solver_->stats();
@@ -384,7 +493,7 @@ void FlowTransport::close_series() {
   for (std::size_t i = 0; i < segments_.size(); ++i) {
     const double a = segments_[i].time, b = i + 1 < segments_.size() ? segments_[i + 1].time : r.makespan_s;
     add_to_bins(r.series_gbps, r.bin_s, a, b, segments_[i].gbps);
-    add_to_bins(r.series_active, r.bin_s, a, b, segments_[i].active);
+    add_to_bins(r.series_active, r.bin_s, a, b, segment_active_[i]);
   }
 }
 

@@ -12,6 +12,7 @@
 //
 // It keeps per-flow times, per-link bytes and busy time, and the time series in a TransportResult.
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <queue>
@@ -46,6 +47,12 @@ struct FlowTransportOptions {
   // this much (relative) early. 0: only ends at the same instant up to rounding (kSameInstant).
   double batch_tolerance = 0;
   bool profile = false;  // time every batch's steps (TransportResult::profile; --profile)
+  // Route each message when it starts and keep the state of the messages in transfer only, in slots
+  // used again once their transfer ends: memory follows the flows in flight, not the flows of the run
+  // (open-loop runs; manual/dynamic.md "Open-loop runs, streamed"). Taken only with a per-flow routing
+  // (each flow's paths independent of the others'), without nic_fifo and zoom_links; otherwise every
+  // message is routed at open() (held). Streamed, the paths are not kept (TransportResult::path_vars).
+  bool stream = false;
   Progress* progress = nullptr;
   // Hybrid runs (engine/hybrid/hybrid_transport.hpp): called once the messages are routed, it returns
   // per link 0 for an ordinary constraint, 1 for a zoomed region's boundary (still a constraint), 2 for
@@ -74,6 +81,8 @@ class FlowTransport final : public Transport {
   void end_batch() override;
   void close() override;
   bool busy() const override { return active_flows_ > 0; }
+  bool streamed() const { return streamed_; }
+  std::size_t slots() const { return slot_.size(); }  // streamed: the most flows ever in transfer at once
 
   // For the hybrid transport (options.zoom_links), after open().
   const PathTable& paths() const { return r_->paths; }
@@ -95,9 +104,8 @@ class FlowTransport final : public Transport {
 
  private:
   enum class Phase : std::uint8_t { Waiting, Queued, Active, Done };
-  struct Segment {
+  struct Segment {  // from a batch to the next: the total rate (its active count in segment_active_)
     double time, gbps;
-    std::uint32_t active;
   };
   struct Delivery {
     double time;
@@ -106,6 +114,21 @@ class FlowTransport final : public Transport {
   };
 
   void route(const MessageTable& messages);
+  // Flow f of the engine: held, message f with the variables of its paths; streamed, a slot carrying
+  // message slot_[f].message with variables [first_var, first_var + vars), each with its own links.
+  MessageId message_of(FlowId f) const { return streamed_ ? slot_[f].message : f; }
+  std::uint32_t first_var(FlowId f) const { return streamed_ ? slot_[f].first_var : r_->paths.first_var(f); }
+  std::uint32_t end_var(FlowId f) const {
+    return streamed_ ? slot_[f].first_var + slot_[f].vars : r_->paths.end_var(f);
+  }
+  std::span<const LinkId> links_of(std::uint32_t v) const {  // streamed: while v is active
+    return streamed_ ? solver_->links(v) : r_->paths.links(v);
+  }
+  float path_latency(std::span<const LinkId> links) const;  // seconds
+  bool route_one(MessageId m);        // streamed: m's paths into sink_, its latency; false if it has none
+  FlowId take_slot(MessageId m);      // streamed: a slot for m, its paths in sink_ activated in the solver
+  std::uint32_t take_vars(std::uint32_t count);  // streamed: a range of free variable numbers
+  void free_slot(FlowId f);           // streamed: its transfer ended, its numbers free
   void prepare_variables(const MessageTable& messages);
   void couple(const PathTable& paths, const std::vector<std::uint8_t>& zoom);  // the solver's links, capped
   void settle_var(std::uint32_t v);  // bits carried by v up to now
@@ -121,6 +144,7 @@ class FlowTransport final : public Transport {
   void profile_rates();              // update_rates() timed apart from the heap (--profile)
   void solve();                      // the solver's update (with --profile, the sizes it solved counted)
   void verify();                     // compares the rates with the policy solved from scratch
+  void verify_against(std::span<const std::uint64_t> offsets, std::span<const LinkId> links);
   void close_series();
 
   const Network& net_;
@@ -156,7 +180,10 @@ class FlowTransport final : public Transport {
   std::vector<double> busy_since_;
   IndexedMinHeap completion_;  // each active flow with a rate: when its transfer ends
   std::priority_queue<Delivery, std::vector<Delivery>, std::greater<>> deliveries_;
-  std::vector<Segment> segments_;
+  // One per batch, in blocks (a vector's doubling would hold 1.5 times its size while it copies), the
+  // active counts apart (a struct of both would be padded to 24 bytes).
+  std::deque<Segment> segments_;
+  std::deque<std::uint32_t> segment_active_;
   std::vector<FlowId> touched_;
   // nic_fifo: per (endpoint, class), whether a message is in transfer and the FIFO of those waiting
   // (an intrusive list through nic_next_); kPacketNic marks a message whose NIC is the packet level's.
@@ -164,6 +191,19 @@ class FlowTransport final : public Transport {
   std::vector<std::uint8_t> nic_busy_;
   std::vector<FlowId> nic_head_, nic_tail_, nic_next_;
   std::uint32_t nic_classes_ = 1;
+  // Streamed: per slot its message and variables; free slots and free variable ranges (by length);
+  // the sink a message is routed into. An active variable's links are the solver's.
+  struct Slot {
+    MessageId message = 0;
+    std::uint32_t first_var = 0, vars = 0;
+  };
+  bool streamed_ = false;
+  const PerFlowRouting* per_flow_ = nullptr;
+  std::vector<Slot> slot_;
+  std::vector<FlowId> free_slots_;
+  std::vector<std::vector<std::uint32_t>> free_vars_;
+  std::uint32_t next_var_ = 0;
+  PathSink sink_;
   Stopwatch solve_clock_, run_clock_;
   double total_gbps_ = 0, now_ = 0;
   std::uint32_t active_flows_ = 0, stamp_ = 0;

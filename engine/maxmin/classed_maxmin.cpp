@@ -155,6 +155,14 @@ double ClassedMaxMin::rate(std::uint32_t var) const {
   return level_solver(var).rate(var) + (leftover_ ? leftover_->rate(var) : 0.0);
 }
 
+std::span<const LinkId> ClassedMaxMin::links(std::uint32_t var) const {
+  const std::span<const LinkId> all = level_solver(var).links(var);
+  // A capped class's virtual links (numbered after the physical ones) follow its physical links.
+  std::size_t physical = 0;
+  while (physical < all.size() && all[physical] < capacity_.size()) ++physical;
+  return all.first(physical);
+}
+
 double ClassedMaxMin::left_after(LinkId l, std::size_t levels) const {
   double left = capacity_[l];
   for (std::size_t k = 0; k < levels; ++k) left -= levels_[k]->load(l);

@@ -41,6 +41,8 @@ class ClassedMaxMin {
   void solve_all();  // every active variable from scratch
 
   double rate(std::uint32_t var) const;
+  // The physical links of an active variable (with the constructor's paths, of any variable).
+  std::span<const LinkId> links(std::uint32_t var) const;
   bool active(std::uint32_t var) const {
     return (var_level_.empty() || var < var_level_.size()) && level_solver(var).active(var);
   }

@@ -85,6 +85,8 @@ class IncrementalMaxMin {
   void solve_all();
 
   double rate(std::uint32_t var) const { return var < rate_.size() ? rate_[var] : 0.0; }
+  // The links of an active variable (with held paths, of any variable).
+  std::span<const LinkId> links(std::uint32_t var) const { return links_of(var); }
   double load(LinkId l) const { return link_[l].load; }
   bool active(std::uint32_t var) const { return var < active_.size() && active_[var] != 0; }
   // Storage in use, for tests: incidences in the arena (live and garbage) and link slots.

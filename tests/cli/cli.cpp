@@ -233,6 +233,16 @@ TEST_CASE("cli: dynamic runs a flow list and a Poisson pattern and writes its re
   REQUIRE(alone.status == 0);
   CHECK(parse_json(alone.out)["makespan_s"] == parse_json(spec.out)["makespan_s"]);
   CHECK(parse_json(alone.out)["config"]["arrival"] == "poisson:load=0.3");
+  // Arrivals with a per-flow routing stream (dynamic.md "Open-loop runs, streamed"); flows that all
+  // start together, or a routing that routes flows together, hold every flow.
+  CHECK(parse_json(alone.out)["flows"]["streamed"] == true);
+  CHECK(contains(p.out, "(streamed: routed as they started"));
+  const Outcome together = run_cli("dynamic -t fattree:k=4,n=3 -p uniform -b 1e5" + json);
+  const Outcome searched = run_cli("dynamic -t fattree:k=4,n=3 -r ecmp -p uniform -b 1e5 --load 0.3" + json);
+  REQUIRE(together.status == 0);
+  REQUIRE(searched.status == 0);
+  CHECK(parse_json(together.out)["flows"]["streamed"] == false);
+  CHECK(parse_json(searched.out)["flows"]["streamed"] == false);
   check_rejected("dynamic -t fattree:k=4,n=3 --arrival sometimes", {"arrival", "sometimes", "poisson, zero"});
   check_rejected("dynamic -t fattree:k=4,n=3 --arrival poisson --load 0", {"--load"});
   check_rejected("dynamic -t fattree:k=4,n=3 -f " + (scratch() / "missing.csv").string(), {"missing.csv"});

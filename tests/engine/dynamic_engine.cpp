@@ -480,3 +480,114 @@ TEST_CASE("dynamic: the profile accounts for every batch and its steps fit in th
   CHECK(p.solve_s == profiled.solve_seconds);  // every batch timed: the sampled estimate is exact
   CHECK(p.solve_s + p.rates_s + p.heap_s + p.ends_s + p.starts_s <= profiled.simulate_seconds);
 }
+
+namespace {
+
+// An open-loop workload with flows out of start order, self flows, empty flows and three classes.
+FlowWorkload open_loop_workload(const Network& net, std::uint64_t seed, int flows) {
+  FlowWorkload w;
+  Rng rng(seed);
+  for (int i = 0; i < flows; ++i) {
+    const auto s = static_cast<EndpointId>(rng.below(net.num_endpoints()));
+    const auto d = rng.below(20) == 0 ? s : static_cast<EndpointId>(rng.below(net.num_endpoints()));
+    w.add(s, d, rng.below(25) == 0 ? 0.0 : (0.1 + rng.uniform()) * kMB, rng.uniform() * 2e-3);
+    w.service_class.push_back(static_cast<std::uint32_t>(rng.below(3)));
+  }
+  return w;
+}
+
+// The same run held (the application driver, every flow routed first) and streamed (run_open_loop,
+// each flow routed as it starts, in a slot while in transfer): flow by flow the same.
+void check_streamed_equals_held(const Network& net, const Routing& routing, const FlowWorkload& w,
+                                const ClassPolicy& policy) {
+  flow::FlowTransportOptions o;
+  o.policy = policy;
+  const TransportResult held = test::run_flows(net, routing, w, o);
+  o.stream = true;
+  o.verify = true;
+  flow::FlowTransport transport(net, routing, o);
+  const TransportResult streamed = drivers::run_open_loop(net, transport, w);
+  REQUIRE(transport.streamed());
+  CHECK(streamed.max_verify_error < 1e-6);
+  CHECK(streamed.paths.num_flows() == 0);  // no path kept
+  CHECK(streamed.num_path_vars() == held.num_path_vars());
+  CHECK(streamed.batches == held.batches);
+  CHECK(streamed.events + 1 == held.events);  // the driver also counts its one application's arrival
+  CHECK(streamed.makespan_s == approx(held.makespan_s).epsilon(1e-9));
+  for (FlowId f = 0; f < w.size(); ++f) {
+    CAPTURE(f);
+    REQUIRE(streamed.state[f] == held.state[f]);
+    REQUIRE(streamed.vars_of(f) == held.vars_of(f));
+    REQUIRE(streamed.start_s[f] == held.start_s[f]);
+    REQUIRE(streamed.latency_s[f] == held.latency_s[f]);
+    REQUIRE(streamed.transfer_end_s[f] == approx(held.transfer_end_s[f]).epsilon(1e-9));
+    REQUIRE(streamed.finish_s[f] == approx(held.finish_s[f]).epsilon(1e-9));
+  }
+  for (LinkId l = 0; l < net.num_links(); ++l) {
+    CAPTURE(l);
+    REQUIRE(streamed.link_bytes[l] == approx(held.link_bytes[l]).epsilon(1e-9).scale(1));
+    REQUIRE(streamed.link_busy_s[l] == approx(held.link_busy_s[l]).epsilon(1e-9).scale(1e-12));
+  }
+  REQUIRE(streamed.series_gbps.size() == held.series_gbps.size());
+  for (std::size_t i = 0; i < held.series_gbps.size(); ++i)
+    REQUIRE(streamed.series_gbps[i] == approx(held.series_gbps[i]).epsilon(1e-9).scale(1));
+  CHECK(transport.slots() < w.size() / 2);  // a slot serves many flows in turn
+}
+
+}  // namespace
+
+TEST_CASE("dynamic: an open-loop run streamed equals the held run flow by flow") {
+  // Routings that route each flow alone (per flow: single and multipath, with random streams).
+  const std::pair<std::string, std::string> cases[] = {
+      {"fattree:k=4,n=3", "dmodk"},        {"fattree:k=4,n=3", "updown"},        {"fattree:k=4,n=3", "random-up"},
+      {"fattree:k=4,n=3", "treevaliant"},  {"torus:dims=4x4x4", "dor"},          {"dragonfly:a=4,p=2,h=2", "dfmin"},
+      {"dragonfly:a=4,p=2,h=2", "dfvaliant"}};
+  for (const auto& [spec, routing] : cases) {
+    CAPTURE(spec);
+    CAPTURE(routing);
+    auto t = test::build_topology(spec);
+    auto r = test::build_routing(routing, *t);
+    const FlowWorkload w = open_loop_workload(t->network(), 17, 500);
+    check_streamed_equals_held(t->network(), *r, w, test::class_policy("np", {}, {}, 3));
+  }
+  auto t = test::build_topology("fattree:k=4,n=3");
+  auto r = test::build_routing("updown", *t);
+  const FlowWorkload w = open_loop_workload(t->network(), 29, 400);
+  for (const ClassPolicy& policy : {test::class_policy("fp", {}, {1, 0, 1}, 3),
+                                    test::class_policy("ba", {0.5, 0.3, 0.2}, {}, 3),
+                                    test::class_policy("qos", {0.3, 1.0, 0.5}, {0, 1, 1}, 3)}) {
+    CAPTURE(policy.name);
+    check_streamed_equals_held(t->network(), *r, w, policy);
+  }
+}
+
+TEST_CASE("dynamic: a streamed run holds only the flows in transfer") {
+  // One flow after another (each ends before the next starts): one slot serves them all.
+  auto t = test::build_topology("fattree:k=4,n=3");
+  auto r = test::build_routing("dmodk", *t);
+  FlowWorkload w;
+  for (int i = 0; i < 300; ++i) w.add(static_cast<EndpointId>(i % 16), static_cast<EndpointId>((i + 5) % 16), 1e3, i * 1e-3);
+  flow::FlowTransportOptions o;
+  o.stream = true;
+  flow::FlowTransport transport(t->network(), *r, o);
+  const TransportResult result = drivers::run_open_loop(t->network(), transport, w);
+  REQUIRE(transport.streamed());
+  CHECK(drivers::worth_streaming(w));
+  CHECK(transport.slots() == 1);
+  for (FlowId f = 0; f < w.size(); ++f) REQUIRE(result.state[f] == FlowState::Delivered);
+  // A FIFO NIC needs every flow held: the transport does not stream, and the run is the same.
+  o.nic_fifo = true;
+  flow::FlowTransport fifo(t->network(), *r, o);
+  const TransportResult held = drivers::run_open_loop(t->network(), fifo, w);
+  CHECK(!fifo.streamed());
+  for (FlowId f = 0; f < w.size(); ++f) REQUIRE(held.finish_s[f] == approx(result.finish_s[f]).epsilon(1e-12));
+  // Flows that all start together are all in transfer at once: not worth streaming.
+  FlowWorkload burst = w;
+  burst.start_s.assign(w.size(), 0.0);
+  CHECK(!drivers::worth_streaming(burst));
+  // Dependencies are not open-loop.
+  w.after_offsets.assign(w.size() + 1, 0);
+  w.after_offsets.back() = 1;
+  w.after.push_back(0);
+  CHECK_THROWS_AS(drivers::run_open_loop(t->network(), transport, w), InputError);
+}
