@@ -59,3 +59,22 @@ TEST_CASE("indexed heap: agrees with an ordered set under random re-keying") {
   }
   CHECK(heap.empty());
 }
+
+TEST_CASE("indexed heap: grown while in use keeps its entries and takes the new ids") {
+  IndexedMinHeap heap(2);
+  heap.set(1, 5.0);
+  heap.set(0, 7.0);
+  heap.grow(1);  // never shrinks
+  CHECK(heap.ids() == 2);
+  heap.grow(10);
+  CHECK(heap.ids() == 10);
+  heap.set(9, 1.0);
+  heap.set(4, 6.0);
+  CHECK(!heap.contains(3));
+  const std::uint32_t order[] = {9, 1, 4, 0};
+  for (const std::uint32_t id : order) {
+    REQUIRE(heap.top() == id);
+    heap.pop();
+  }
+  CHECK(heap.empty());
+}

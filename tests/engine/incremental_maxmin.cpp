@@ -272,7 +272,7 @@ TEST_CASE("incremental max-min: the first closure of a change that stays local i
   CHECK(solver.rate(1001) == 0);
 }
 
-TEST_CASE("incremental max-min: variables given at activation, numbers used again, equal a solve from scratch") {
+TEST_CASE("incremental max-min: variables given at activation under numbers used again equal a solve from scratch") {
   // Open-loop arrivals: a stream of variables, each activated under a free number with its own links and
   // weight and deactivated later, so a number carries many variables in turn. After every batch the
   // rates equal a solve from scratch of the variables active then, and the storage follows the active
@@ -343,7 +343,7 @@ TEST_CASE("incremental max-min: activate(var) needs the paths given to the const
   CHECK(!solver.active(1000));
 }
 
-TEST_CASE("classed max-min: variables given at activation, numbers used again, equal the policy solved from scratch") {
+TEST_CASE("classed max-min: variables given at activation under numbers used again equal the policy solved from scratch") {
   // As the held case above, with a stream of variables under reused numbers (a number may carry a
   // variable of another class, so of another level, in turn).
   const std::vector<ClassPolicy> policies = policies_of_three_classes();
