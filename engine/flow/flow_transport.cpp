@@ -171,6 +171,10 @@ bool FlowTransport::route_one(MessageId m) {
   sink_.end_flow();
   const auto vars = static_cast<std::uint32_t>(sink_.num_vars());
   if (vars == 0) return false;
+  // The paths of the flows in transfer, with this one's, within --max-path-memory (a flow that sends
+  // nothing is never held, but counts here for the moment it is routed).
+  check_path_memory(live_links_ + sink_.num_links(), live_vars_ + vars,
+                    RouteContext::of(options_.seed, options_.max_path_bytes, nullptr));
   r_->path_vars[m] = vars;
   r_->total_path_vars += vars;
   float latency = 0;
@@ -197,7 +201,9 @@ FlowId FlowTransport::take_slot(MessageId m) {
   }
   const auto vars = static_cast<std::uint32_t>(sink_.num_vars());
   const std::uint32_t first = take_vars(vars);
-  slot_[f] = {m, first, vars};
+  slot_[f] = {m, first, vars, static_cast<std::uint32_t>(sink_.num_links())};
+  live_links_ += sink_.num_links();
+  live_vars_ += vars;
   std::size_t link = 0;
   for (std::uint32_t i = 0; i < vars; ++i) {
     const std::uint32_t v = first + i, length = sink_.var_lengths()[i];
@@ -228,6 +234,8 @@ std::uint32_t FlowTransport::take_vars(std::uint32_t count) {
 
 void FlowTransport::free_slot(FlowId f) {
   const Slot s = slot_[f];
+  live_vars_ -= s.vars;
+  live_links_ -= s.links;
   if (s.vars >= free_vars_.size()) free_vars_.resize(std::size_t{s.vars} + 1);
   free_vars_[s.vars].push_back(s.first_var);
   free_slots_.push_back(f);

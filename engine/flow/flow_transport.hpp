@@ -51,7 +51,8 @@ struct FlowTransportOptions {
   // used again once their transfer ends: memory follows the flows in flight, not the flows of the run
   // (open-loop runs; manual/dynamic.md "Open-loop runs, streamed"). Taken only with a per-flow routing
   // (each flow's paths independent of the others'), without nic_fifo and zoom_links; otherwise every
-  // message is routed at open() (held). Streamed, the paths are not kept (TransportResult::path_vars).
+  // message is routed at open() (held). Streamed, the paths are not kept (TransportResult::path_vars),
+  // max_path_bytes bounds those of the flows in transfer, and the routing's time is the simulation's.
   bool stream = false;
   Progress* progress = nullptr;
   // Hybrid runs (engine/hybrid/hybrid_transport.hpp): called once the messages are routed, it returns
@@ -196,6 +197,7 @@ class FlowTransport final : public Transport {
   struct Slot {
     MessageId message = 0;
     std::uint32_t first_var = 0, vars = 0;
+    std::uint32_t links = 0;  // link entries of its paths
   };
   bool streamed_ = false;
   const PerFlowRouting* per_flow_ = nullptr;
@@ -203,6 +205,7 @@ class FlowTransport final : public Transport {
   std::vector<FlowId> free_slots_;
   std::vector<std::vector<std::uint32_t>> free_vars_;
   std::uint32_t next_var_ = 0;
+  std::uint64_t live_links_ = 0, live_vars_ = 0;  // of the flows in transfer (--max-path-memory applies to them)
   PathSink sink_;
   Stopwatch solve_clock_, run_clock_;
   double total_gbps_ = 0, now_ = 0;

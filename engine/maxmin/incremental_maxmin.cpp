@@ -149,13 +149,18 @@ void IncrementalMaxMin::attach(std::uint32_t var, double weight) {
 
 std::uint32_t IncrementalMaxMin::place_links(std::uint32_t var, std::span<const LinkId> links) {
   const std::size_t garbage = inc_link_.size() - inc_live_;
-  if (garbage > garbage_at_least_ && 2 * garbage > inc_link_.size()) compact_arena();
+  if (garbage > garbage_at_least_ && 2 * garbage > inc_link_.size()) {
+    compact_arena();
+    // The blocks keep the room of their link's busiest moment: given back once they hold four times
+    // what is active (checked here, where the churn that empties them also fills the arena).
+    if (slot_.size() > 4 * inc_live_ + garbage_at_least_) compact_slots();
+  }
   // Slots name incidences in 32 bits: 4·10⁹ path links would take 16 GB of paths alone.
   if (inc_link_.size() + links.size() >= kRemoved) {
     compact_arena();
     if (inc_link_.size() + links.size() >= kRemoved)
-      throw InputError("the active paths have " + std::to_string(inc_link_.size() + links.size()) +
-                       " links in all; the dynamic engine handles fewer than 2^32 (lower --max-path-memory)");
+      throw InputError("the paths of the flows in transfer have " + std::to_string(inc_link_.size() + links.size()) +
+                       " links in all; the dynamic engine handles fewer than 2^32");
   }
   const auto first = static_cast<std::uint32_t>(inc_link_.size());
   inc_link_.insert(inc_link_.end(), links.begin(), links.end());
@@ -213,12 +218,14 @@ void IncrementalMaxMin::move_block(LinkId l, std::uint32_t room) {
   s.first = first;
   s.end = kept;
   s.room = room;
-  if (slot_garbage_ > garbage_at_least_ && 2 * slot_garbage_ > slot_.size()) compact_slots();
 }
 
 void IncrementalMaxMin::compact_slots() {
   std::vector<Slot> fresh;
-  fresh.reserve(slot_.size() - slot_garbage_);
+  std::size_t total = 0;
+  for (const LinkState& s : link_)
+    if (s.count > 0) total += std::max(kMinRoom, 2 * s.count);
+  fresh.reserve(total);
   for (LinkState& s : link_) {
     if (s.count == 0) {  // an idle link gives its block back
       s.first = s.end = s.room = 0;
@@ -232,6 +239,7 @@ void IncrementalMaxMin::compact_slots() {
       fresh.push_back(slot);
       inc_slot_[slot.incidence] = kept++;
     }
+    s.room = std::max(kMinRoom, 2 * kept);  // room to grow by as much again before moving
     fresh.resize(first + s.room);
     s.first = first;
     s.end = kept;

@@ -118,7 +118,9 @@ class IncrementalMaxMin {
   void compact_arena();                   // drops the incidences of inactive variables
   std::uint32_t append_slot(LinkId l);    // a free slot at the end of the link's block (grown if full)
   void move_block(LinkId l, std::uint32_t room);  // the block's live slots to a new block of this room
-  void compact_slots();                   // every block moved to fresh storage, the abandoned ones dropped
+  // Every block moved to fresh storage with room for twice its live slots (an idle link's given
+  // back), the abandoned ones dropped. Only between activations (no link mid-append).
+  void compact_slots();
   double saturation_of(LinkId l) const;  // the load at which the link counts as saturated
   void add_to_set(std::uint32_t var);
   // Adds the link's active variables that may have it as their bottleneck (those at its top level),
@@ -187,8 +189,9 @@ class IncrementalMaxMin {
   // link reads one contiguous block. Activation appends; removal only marks the slot (kRemoved), and
   // the block is compacted once most of it is marked, so that both stay a few memory accesses per
   // link. A full block moves to the end of slot_ with twice the room (or is compacted in place when a
-  // quarter of it is marked); the blocks left behind are dropped by compact_slots() once they make up
-  // half of slot_. Blocks move whole, so a slot's position within its block (inc_slot_) stays valid.
+  // quarter of it is marked); compact_slots() drops the blocks left behind and shrinks every block to
+  // twice its live slots once slot_ holds four times the active incidences. A block moves whole, so a
+  // slot's position within its block (inc_slot_) stays valid.
   static constexpr std::uint32_t kRemoved = ~0u;
   // (With held paths every block has room for every incidence that may cross the link, and a full
   // block is compacted in place.)

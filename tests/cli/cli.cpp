@@ -243,6 +243,10 @@ TEST_CASE("cli: dynamic runs a flow list and a Poisson pattern and writes its re
   REQUIRE(searched.status == 0);
   CHECK(parse_json(together.out)["flows"]["streamed"] == false);
   CHECK(parse_json(searched.out)["flows"]["streamed"] == false);
+  // Streamed, --max-path-memory bounds the paths of the flows in transfer.
+  check_rejected("dynamic -t fattree:k=4,n=3 -r updown -p uniform:flows_per_endpoint=20 -b 1e5 --load 0.5 "
+                 "--max-path-memory 1e-5",
+                 {"--max-path-memory", "GiB"});
   check_rejected("dynamic -t fattree:k=4,n=3 --arrival sometimes", {"arrival", "sometimes", "poisson, zero"});
   check_rejected("dynamic -t fattree:k=4,n=3 --arrival poisson --load 0", {"--load"});
   check_rejected("dynamic -t fattree:k=4,n=3 -f " + (scratch() / "missing.csv").string(), {"missing.csv"});

@@ -327,6 +327,19 @@ TEST_CASE("incremental max-min: variables given at activation under numbers used
     // (with compaction off the arena holds about 5,000 incidences here).
     CHECK(solver.incidence_storage() <= 2 * max_live + 64 + 3);
     CHECK(solver.slot_storage() <= 8 * max_live + 64 + 8 * num_links);
+    // A quiet spell after the busy one: one variable comes and goes. The link blocks, sized for the
+    // busiest moment, are given back (to twice what is active) as the churn goes on.
+    for (std::uint32_t n = 0; n < numbers; ++n)
+      if (carried[n] != kNone) solver.deactivate(n);
+    const std::vector<LinkId> one_link{0};
+    for (int i = 0; i < 300; ++i) {
+      solver.activate(0, one_link, 1.0);
+      solver.update();
+      REQUIRE(solver.rate(0) == approx(stream.capacity[0]));
+      solver.deactivate(0);
+      solver.update();
+    }
+    CHECK(solver.slot_storage() <= 2 * 4 + 64 + 8);
   }
 }
 
