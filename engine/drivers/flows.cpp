@@ -29,11 +29,16 @@ void reorder(TransportResult& r, const std::vector<MessageId>& message) {
   if (!r.path_vars.empty()) gather(r.path_vars, message);
 }
 
+// The dynamic engine has no per-flow max-min weights.
+void refuse_weights(const FlowWorkload& workload) {
+  if (!workload.flows.weight.empty())
+    throw InputError("dynamic workload: per-flow max-min weights are not supported by the dynamic engine");
+}
+
 }  // namespace
 
 TransportResult run_flows(const Network& net, Transport& transport, const FlowWorkload& workload, Progress* progress) {
-  if (!workload.flows.weight.empty())
-    throw InputError("dynamic workload: per-flow max-min weights are not supported by the dynamic engine");
+  refuse_weights(workload);
   std::vector<std::uint32_t> op_of;
   std::vector<Application> apps(1);
   apps[0].name = "flows";
@@ -106,8 +111,7 @@ MessageTable messages_in_order(const FlowWorkload& w, const std::vector<FlowId>&
 
 TransportResult run_open_loop(const Network& net, Transport& transport, const FlowWorkload& workload,
                               Progress* progress) {
-  if (!workload.flows.weight.empty())
-    throw InputError("dynamic workload: per-flow max-min weights are not supported by the dynamic engine");
+  refuse_weights(workload);
   if (!open_loop(workload)) throw InputError("run_open_loop: the workload has dependencies or phases");
   check_flow_workload(workload, net.num_endpoints());
   std::vector<FlowId> order = start_order(workload.start_s);
@@ -142,13 +146,9 @@ TransportResult run_open_loop(const Network& net, Transport& transport, const Fl
   }
   transport.close();
   if (order.empty()) return r;
-  // Flow f was message position[f].
-  std::vector<MessageId>& position = order;
-  {
-    std::vector<MessageId> inverse(order.size());
-    for (std::size_t i = 0; i < order.size(); ++i) inverse[order[i]] = static_cast<MessageId>(i);
-    position = std::move(inverse);
-  }
+  std::vector<MessageId> position(order.size());  // flow f was message position[f]
+  for (std::size_t i = 0; i < order.size(); ++i) position[order[i]] = static_cast<MessageId>(i);
+  std::vector<FlowId>().swap(order);  // freed before the results are gathered: the run's peak memory is here
   reorder(r, position);
   return r;
 }

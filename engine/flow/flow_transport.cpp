@@ -443,7 +443,10 @@ void FlowTransport::verify() {
     std::vector<std::uint64_t> offsets{0};
     std::vector<LinkId> links;
     for (std::uint32_t v = 0; v < next_var_; ++v) {
-      if (solver_->active(v)) links.insert(links.end(), links_of(v).begin(), links_of(v).end());
+      if (solver_->active(v)) {
+        const std::span<const LinkId> own = links_of(v);
+        links.insert(links.end(), own.begin(), own.end());
+      }
       offsets.push_back(links.size());
     }
     verify_against(offsets, links);

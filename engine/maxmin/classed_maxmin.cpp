@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
-#include <string>
 
 #include "core/error.hpp"
 #include "engine/maxmin/maxmin.hpp"
@@ -79,6 +78,7 @@ ClassedMaxMin::ClassedMaxMin(const ClassPolicy& policy, std::span<const double> 
     return;
   }
   const LevelPlan plan = plan_levels(policy);
+  policy_ = policy;
   class_level_ = plan.class_level;
   capped_slot_ = plan.capped_slot;
   make_levels(policy, capacity, false, {}, {}, {});
@@ -127,9 +127,7 @@ void ClassedMaxMin::activate(std::uint32_t var, std::span<const LinkId> links, d
     levels_[0]->activate(var, links, weight);
     return;
   }
-  if (cls >= class_level_.size())
-    throw InputError("service class " + std::to_string(cls) + " is not in the class policy (classes 0-" +
-                     std::to_string(class_level_.size() - 1) + ")");
+  policy_.rule(cls);  // throws for a class the policy lacks
   if (var >= var_level_.size()) {
     var_level_.resize(std::size_t{var} + 1, 0);
     var_stamp_.resize(std::size_t{var} + 1, 0);

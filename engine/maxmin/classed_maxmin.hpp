@@ -69,7 +69,9 @@ class ClassedMaxMin {
   std::vector<LinkId> aug_links_;
   std::vector<double> aug_capacity_;
   std::vector<double> slot_cap_;  // per capped class (in slot order): its cap, a fraction of each link
-  // Per class: its level and its block of virtual links (kNone: uncapped); for links given at activation.
+  // For links given at activation: the policy (its classes checked), and per class its level and its
+  // block of virtual links (kNone: uncapped).
+  ClassPolicy policy_;
   std::vector<std::uint32_t> class_level_, capped_slot_;
   std::vector<LinkId> scratch_links_;  // a variable's links with its virtual ones, at activation
   std::vector<std::unique_ptr<IncrementalMaxMin>> levels_;

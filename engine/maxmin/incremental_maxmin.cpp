@@ -42,8 +42,6 @@ IncrementalMaxMin::IncrementalMaxMin(std::span<const double> capacity, std::span
     : IncrementalMaxMin(capacity) {
   held_ = true;
   held_offsets_ = var_offsets;
-  held_links_ = links;
-  held_weight_ = weight;
   weight_ = weight.data();
   grow_variables(weight.size());
   // Slots name incidences in 32 bits: 4·10⁹ path links would take 16 GB of paths alone.
@@ -117,7 +115,7 @@ bool IncrementalMaxMin::at_least(std::uint32_t var, double level) const {
 void IncrementalMaxMin::activate(std::uint32_t var) {
   if (!held_) throw std::logic_error("IncrementalMaxMin::activate(var): no paths given, give the links");
   if (active_[var]) return;
-  attach(var, held_weight_[var]);
+  attach(var);
 }
 
 void IncrementalMaxMin::activate(std::uint32_t var, std::span<const LinkId> links, double weight) {
@@ -126,10 +124,10 @@ void IncrementalMaxMin::activate(std::uint32_t var, std::span<const LinkId> link
   if (active_[var]) return;
   place_links(var, links);
   own_weight_[var] = weight;
-  attach(var, weight);
+  attach(var);
 }
 
-void IncrementalMaxMin::attach(std::uint32_t var, double weight) {
+void IncrementalMaxMin::attach(std::uint32_t var) {
   active_[var] = 1;
   rate_[var] = 0;
   list_position_[var] = static_cast<std::uint32_t>(active_list_.size());
@@ -142,7 +140,7 @@ void IncrementalMaxMin::attach(std::uint32_t var, double weight) {
     ++s.count;
     slot_[s.first + position] = {var, e};
     inc_slot_[e] = position;
-    s.weight += weight;
+    s.weight += weight_[var];
   }
   pending_new_.push_back(var);
 }
@@ -203,20 +201,23 @@ std::uint32_t IncrementalMaxMin::append_slot(LinkId l) {
   return link_[l].end++;
 }
 
-void IncrementalMaxMin::move_block(LinkId l, std::uint32_t room) {
-  const std::uint64_t first = slot_.size();
-  slot_.resize(first + room);
-  LinkState& s = link_[l];
+std::uint32_t IncrementalMaxMin::copy_live(const LinkState& s, Slot* to) {
   std::uint32_t kept = 0;
   for (std::uint32_t k = 0; k < s.end; ++k) {
     const Slot slot = slot_[s.first + k];
     if (slot.var == kRemoved) continue;
-    slot_[first + kept] = slot;
+    to[kept] = slot;
     inc_slot_[slot.incidence] = kept++;
   }
-  slot_garbage_ += s.room;
+  return kept;
+}
+
+void IncrementalMaxMin::move_block(LinkId l, std::uint32_t room) {
+  const std::uint64_t first = slot_.size();
+  slot_.resize(first + room);
+  LinkState& s = link_[l];
+  s.end = copy_live(s, slot_.data() + first);
   s.first = first;
-  s.end = kept;
   s.room = room;
 }
 
@@ -232,20 +233,12 @@ void IncrementalMaxMin::compact_slots() {
       continue;
     }
     const std::uint64_t first = fresh.size();
-    std::uint32_t kept = 0;
-    for (std::uint32_t k = 0; k < s.end; ++k) {
-      const Slot slot = slot_[s.first + k];
-      if (slot.var == kRemoved) continue;
-      fresh.push_back(slot);
-      inc_slot_[slot.incidence] = kept++;
-    }
-    s.room = std::max(kMinRoom, 2 * kept);  // room to grow by as much again before moving
+    s.room = std::max(kMinRoom, 2 * s.count);  // room to grow by as much again before moving
     fresh.resize(first + s.room);
+    s.end = copy_live(s, fresh.data() + first);
     s.first = first;
-    s.end = kept;
   }
   slot_ = std::move(fresh);
-  slot_garbage_ = 0;
 }
 
 void IncrementalMaxMin::deactivate(std::uint32_t var) {
@@ -283,18 +276,7 @@ void IncrementalMaxMin::deactivate(std::uint32_t var) {
 
 void IncrementalMaxMin::compact(LinkId l) {
   LinkState& s = link_[l];
-  const std::uint64_t first = s.first;
-  std::uint32_t kept = 0;
-  for (std::uint32_t k = 0; k < s.end; ++k) {
-    const Slot slot = slot_[first + k];
-    if (slot.var == kRemoved) continue;
-    if (kept != k) {
-      slot_[first + kept] = slot;
-      inc_slot_[slot.incidence] = kept;
-    }
-    ++kept;
-  }
-  s.end = kept;
+  s.end = copy_live(s, slot_.data() + s.first);  // in place: a slot only moves to the front
 }
 
 void IncrementalMaxMin::add_to_set(std::uint32_t var) {

@@ -112,7 +112,7 @@ class IncrementalMaxMin {
     const VarLinks r = range_of(var);
     return {inc_base_ + r.first, r.count};
   }
-  void attach(std::uint32_t var, double weight);  // activation, once var_links_[var] is set
+  void attach(std::uint32_t var);  // activation, once its links and weight are set
   void grow_variables(std::size_t vars);  // per-variable arrays for numbers below vars
   std::uint32_t place_links(std::uint32_t var, std::span<const LinkId> links);  // in the arena; returns the first
   void compact_arena();                   // drops the incidences of inactive variables
@@ -163,11 +163,10 @@ class IncrementalMaxMin {
   };
   std::vector<LinkState> link_;
   std::vector<double> initial_capacity_;
-  // The constructor's paths and weights (held_: given; otherwise empty, links given at activation).
+  // The constructor's path offsets (held_: given; otherwise empty, links given at activation); its
+  // links and weights are inc_base_ and weight_.
   bool held_ = false;
   std::span<const std::uint64_t> held_offsets_;
-  std::span<const LinkId> held_links_;
-  std::span<const double> held_weight_;
 
   // Per variable: its weight (the constructor's, or own_weight_), and without held paths its
   // incidences in the arena (count 0 while inactive).
@@ -206,8 +205,10 @@ class IncrementalMaxMin {
   };
   std::span<const Slot> slots_of(LinkId l) const { return {slot_.data() + link_[l].first, link_[l].end}; }
   void compact(LinkId l);  // moves the block's live slots to its front, in order
+  // Copies the block's live slots, in order, to `to` (its own start: compaction in place), their
+  // positions into inc_slot_; returns how many.
+  std::uint32_t copy_live(const LinkState& s, Slot* to);
   std::vector<Slot> slot_;
-  std::size_t slot_garbage_ = 0;  // slots of blocks left behind
   std::size_t garbage_at_least_ = kGarbageAtLeast;
 
   // Work of one update.
