@@ -7,6 +7,7 @@
 
 #include "core/error.hpp"
 #include "core/program.hpp"
+#include "core/radix_sort.hpp"
 
 namespace interflow {
 
@@ -87,10 +88,8 @@ class FlowGraphBuilder {
       for (std::size_t f = 0; f < n_; ++f) op_of_[f] = static_cast<std::uint32_t>(f);
       return;
     }
-    std::vector<std::pair<double, std::uint32_t>> keyed(n_);
-    for (std::size_t f = 0; f < n_; ++f) keyed[f] = {w_.start_s[f], static_cast<std::uint32_t>(f)};
-    std::sort(keyed.begin(), keyed.end());
-    for (std::size_t k = 0; k < n_; ++k) op_of_[keyed[k].second] = static_cast<std::uint32_t>(k);
+    const std::vector<std::uint32_t> order = order_by_key(w_.start_s);
+    for (std::size_t k = 0; k < n_; ++k) op_of_[order[k]] = static_cast<std::uint32_t>(k);
   }
 
   void fill_operations() {

@@ -3,6 +3,10 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <memory>
+
+#include <tbb/parallel_pipeline.h>
+#include <tbb/task_arena.h>
 
 namespace interflow {
 
@@ -11,19 +15,30 @@ constexpr std::size_t kLongestNumber = 32;  // a double's shortest form, or a 64
 }  // namespace
 
 TextBuffer::TextBuffer(std::ostream& out, std::size_t block)
-    : out_(out), buf_(std::max(block, 4 * kLongestNumber)) {}
+    : out_(&out), buf_(std::max(block, 4 * kLongestNumber)) {}
+
+TextBuffer::TextBuffer() : buf_(std::size_t{1} << 16) {}
 
 TextBuffer::~TextBuffer() { flush(); }
 
 void TextBuffer::flush() {
-  if (used_ > 0) out_.write(buf_.data(), static_cast<std::streamsize>(used_));
+  if (!out_) return;
+  if (used_ > 0) out_->write(buf_.data(), static_cast<std::streamsize>(used_));
   used_ = 0;
 }
 
-TextBuffer& TextBuffer::text(std::string_view s) {
-  if (s.size() > buf_.size()) {
+void TextBuffer::make_room(std::size_t n) {
+  if (out_) {
     flush();
-    out_.write(s.data(), static_cast<std::streamsize>(s.size()));
+    if (n <= buf_.size()) return;
+  }
+  buf_.resize(std::max(2 * buf_.size(), used_ + n));
+}
+
+TextBuffer& TextBuffer::text(std::string_view s) {
+  if (out_ && s.size() > buf_.size()) {
+    flush();
+    out_->write(s.data(), static_cast<std::streamsize>(s.size()));
     return *this;
   }
   reserve(s.size());
@@ -43,6 +58,44 @@ TextBuffer& TextBuffer::number(double v) {
   reserve(kLongestNumber);
   used_ = static_cast<std::size_t>(std::to_chars(buf_.data() + used_, buf_.data() + buf_.size(), v).ptr - buf_.data());
   return *this;
+}
+
+void write_rows(std::ostream& out, std::size_t rows,
+                const std::function<void(TextBuffer& text, std::size_t first, std::size_t last)>& format,
+                std::size_t chunk) {
+  chunk = std::max<std::size_t>(chunk, 1);
+  if (rows <= chunk) {  // one chunk: straight to the stream
+    TextBuffer text(out);
+    format(text, 0, rows);
+    return;
+  }
+  const auto workers = static_cast<std::size_t>(tbb::this_task_arena::max_concurrency());
+  std::size_t next = 0;
+  tbb::parallel_pipeline(
+      2 * workers,
+      tbb::make_filter<void, std::pair<std::size_t, std::size_t>>(
+          tbb::filter_mode::serial_in_order,
+          [&](tbb::flow_control& fc) -> std::pair<std::size_t, std::size_t> {
+            if (next >= rows) {
+              fc.stop();
+              return {0, 0};
+            }
+            const std::size_t first = next;
+            next = std::min(rows, next + chunk);
+            return {first, next};
+          }) &
+          tbb::make_filter<std::pair<std::size_t, std::size_t>, std::shared_ptr<TextBuffer>>(
+              tbb::filter_mode::parallel,
+              [&](std::pair<std::size_t, std::size_t> range) {
+                auto text = std::make_shared<TextBuffer>();
+                format(*text, range.first, range.second);
+                return text;
+              }) &
+          tbb::make_filter<std::shared_ptr<TextBuffer>, void>(
+              tbb::filter_mode::serial_in_order, [&](const std::shared_ptr<TextBuffer>& text) {
+                const std::string_view s = text->view();
+                out.write(s.data(), static_cast<std::streamsize>(s.size()));
+              }));
 }
 
 }  // namespace interflow

@@ -4,6 +4,7 @@
 #include <numeric>
 
 #include "core/error.hpp"
+#include "core/radix_sort.hpp"
 #include "engine/drivers/driver.hpp"
 
 namespace interflow::drivers {
@@ -77,12 +78,7 @@ namespace {
 // The flows in order of start time, ties in flow order (empty: they are in that order already).
 std::vector<FlowId> start_order(const std::vector<double>& start_s) {
   if (std::is_sorted(start_s.begin(), start_s.end())) return {};
-  std::vector<std::pair<double, FlowId>> keyed(start_s.size());
-  for (std::size_t f = 0; f < start_s.size(); ++f) keyed[f] = {start_s[f], static_cast<FlowId>(f)};
-  std::sort(keyed.begin(), keyed.end());
-  std::vector<FlowId> order(start_s.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = keyed[i].second;
-  return order;
+  return order_by_key(start_s);
 }
 
 // The workload's flows as messages in start order (message i is flow order[i], routed as that flow),
@@ -115,7 +111,7 @@ TransportResult run_open_loop(const Network& net, Transport& transport, const Fl
   if (!open_loop(workload)) throw InputError("run_open_loop: the workload has dependencies or phases");
   check_flow_workload(workload, net.num_endpoints());
   std::vector<FlowId> order = start_order(workload.start_s);
-  const MessageTable messages = messages_in_order(workload, order);
+  MessageTable messages = messages_in_order(workload, order);
   const auto start_of = [&](std::size_t i) { return workload.start_s[order.empty() ? i : order[i]]; };
   // The start times are read in start order, scattered over the workload: fetched a few flows ahead.
   constexpr std::size_t kAhead = 16;
@@ -145,6 +141,7 @@ TransportResult run_open_loop(const Network& net, Transport& transport, const Fl
     transport.end_batch();
   }
   transport.close();
+  messages = MessageTable{};  // read by the transport until close(); freed before the results are gathered
   if (order.empty()) return r;
   std::vector<MessageId> position(order.size());  // flow f was message position[f]
   for (std::size_t i = 0; i < order.size(); ++i) position[order[i]] = static_cast<MessageId>(i);

@@ -312,6 +312,7 @@ void IncrementalMaxMin::add_link_above(LinkId l, double level) {
 
 void IncrementalMaxMin::update() {
   ++stats_.updates;
+  if (solve_alone()) return;
   ++stamp_;
   set_.clear();
   changed_.clear();
@@ -380,6 +381,35 @@ void IncrementalMaxMin::update() {
   commit(kRateChange);
   stats_.changed_vars += changed_.size();
   end_batch();
+}
+
+bool IncrementalMaxMin::solve_alone() {
+  if (pending_new_.size() != 1 || !pending_links_.empty() || !pending_capacity_.empty()) return false;
+  const std::uint32_t v = pending_new_[0];
+  if (!active_[v]) return false;
+  const std::span<const LinkId> links = links_of(v);
+  if (links.empty()) return false;
+  double tightest = std::numeric_limits<double>::infinity();
+  for (const LinkId l : links) {
+    if (link_[l].count != 1) return false;  // another variable crosses it (or v crosses it twice)
+    tightest = std::min(tightest, std::max(0.0, link_[l].capacity - link_[l].load));
+  }
+  // Alone on every link: no other rate can change, and its own is its tightest link's capacity
+  // (the same arithmetic as solve_set's one-variable case and commit(), so the same bits).
+  changed_.clear();
+  ++stats_.rounds;
+  ++stats_.solved_vars;
+  if (tightest > 0) {
+    rate_[v] = tightest;
+    changed_.push_back(v);
+    ++stats_.changed_vars;
+    for (const LinkId l : links) {
+      link_[l].load += tightest;
+      if (track_loads_) load_changes_.push_back(l);
+    }
+  }
+  end_batch();
+  return true;
 }
 
 void IncrementalMaxMin::close_set() {

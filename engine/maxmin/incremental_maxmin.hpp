@@ -142,6 +142,10 @@ class IncrementalMaxMin {
   // join, and so on), numbering them, until S holds close_limit_ variables; takes in every variable
   // above the floor once S holds half of the active ones.
   void close_set();
+  // The commonest batch at light load, solved directly: one newcomer, no departure or capacity change,
+  // alone on each of its links (step 1's S is that one variable and steps 2-4 add nothing). Returns
+  // whether it applied (otherwise nothing is touched).
+  bool solve_alone();
   void solve_set();                  // progressive filling of set_ on residual capacities, into new_rate_
   // Applies the new rates of S that changed by more than tolerance (relative), listing them in changed_.
   void commit(double tolerance);

@@ -11,6 +11,8 @@
 
 #include "core/format.hpp"
 
+#include <tbb/task_arena.h>
+
 using namespace interflow;
 
 TEST_CASE("text buffer: numbers in their shortest exact form and rows across blocks") {
@@ -30,4 +32,41 @@ TEST_CASE("text buffer: numbers in their shortest exact form and rows across blo
     expected << long_text;
   }
   CHECK(out.str() == expected.str());
+}
+
+TEST_CASE("text buffer: in memory it grows and keeps everything") {
+  TextBuffer text;
+  std::string expected;
+  const std::string long_text(200000, 'y');  // beyond the first allocation
+  for (int i = 0; i < 3000; ++i) {
+    text.integer(static_cast<std::uint64_t>(i)).put(';').number(i / 3.0).put('\n');
+    expected += std::to_string(i) + ';' + number_text(i / 3.0) + '\n';
+  }
+  text.text(long_text);
+  expected += long_text;
+  CHECK(text.view() == expected);
+  text.clear();
+  CHECK(text.view().empty());
+}
+
+TEST_CASE("write rows: the same file as one buffer for any chunk size and thread count") {
+  const auto row = [](TextBuffer& text, std::size_t first, std::size_t last) {
+    for (std::size_t f = first; f < last; ++f) text.integer(f).put(',').number(std::sqrt(double(f))).put('\n');
+  };
+  std::ostringstream expected;
+  {
+    TextBuffer text(expected);
+    row(text, 0, 10007);
+  }
+  for (const int threads : {1, 2, 4})
+    for (const std::size_t chunk : {std::size_t{1}, std::size_t{7}, std::size_t{1000}, std::size_t{20000}}) {
+      INFO(threads << " threads, chunks of " << chunk);
+      std::ostringstream out;
+      tbb::task_arena arena(threads);
+      arena.execute([&] { write_rows(out, 10007, row, chunk); });
+      CHECK(out.str() == expected.str());
+    }
+  std::ostringstream none;
+  write_rows(none, 0, row);
+  CHECK(none.str().empty());
 }
