@@ -1,6 +1,7 @@
 // `interflow dynamic`: parses, builds the run from the registries (cli/dynamic_run.cpp) and writes its
 // results (cli/dynamic_report.cpp).
 #include <iostream>
+#include <memory>
 
 #include "cli/commands.hpp"
 #include "cli/dynamic_report.hpp"
@@ -167,7 +168,10 @@ Command add_dynamic_command(CLI::App& app, const Plugins& plugins) {
     refuse_conflicts(*t, *config);
     apply_load_shorthand(*t, *config);
     config->progress = t->progress();
-    const DynamicRun run = run_dynamic(plugins, *config);
+    // flows.csv of an open-loop run is written as the run goes.
+    std::unique_ptr<FlowsCsvStream> flows_out;
+    if (*flows_csv && !t->out_dir().empty()) flows_out = std::make_unique<FlowsCsvStream>(t->out_dir());
+    const DynamicRun run = run_dynamic(plugins, *config, flows_out.get());
     const std::map<std::string, Json> resolved = resolved_options(run);
     RunHeader header{"dynamic", "dynamic engine", config->network.seed, run.threads_used, t->echo(resolved), {}};
     add_network(header, run.setup);
@@ -184,6 +188,7 @@ Command add_dynamic_command(CLI::App& app, const Plugins& plugins) {
     if (!t->out_dir().empty()) {
       const ResultsDir dir(t->out_dir());
       write_dynamic_files(run, dir, *flows_csv);
+      if (flows_out) flows_out->commit();
       dir.finish(t->config_toml(resolved), summary);
     }
     if (t->json())

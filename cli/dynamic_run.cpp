@@ -181,7 +181,7 @@ void simulate_hybrid(const Plugins& plugins, DynamicRun& run, Progress& progress
   }
 }
 
-void simulate(const Plugins& plugins, DynamicRun& run, Progress& progress) {
+void simulate(const Plugins& plugins, DynamicRun& run, Progress& progress, drivers::ResultStream* flows) {
   const DynamicConfig& c = run.config;
   if (c.transport == "packet") {
     simulate_packets(plugins, run, progress);
@@ -197,15 +197,16 @@ void simulate(const Plugins& plugins, DynamicRun& run, Progress& progress) {
   const bool open_loop = !run.applications() && drivers::open_loop(run.workload);
   options.stream = open_loop && drivers::worth_streaming(run.workload);
   flow::FlowTransport transport(run.setup.topology->network(), *run.setup.routing, options);
-  if (open_loop)
-    run.result = drivers::run_open_loop(run.setup.topology->network(), transport, run.workload, &progress);
-  else
+  if (open_loop) {
+    run.result = drivers::run_open_loop(run.setup.topology->network(), transport, run.workload, &progress, flows);
+    run.flows_written = flows != nullptr;
+  } else
     drive(transport, run, progress);
 }
 
 }  // namespace
 
-DynamicRun run_dynamic(const Plugins& plugins, const DynamicConfig& config) {
+DynamicRun run_dynamic(const Plugins& plugins, const DynamicConfig& config, drivers::ResultStream* flows) {
   DynamicRun run;
   run.config = config;
   RunScope scope(config.threads, config.progress);
@@ -248,7 +249,7 @@ DynamicRun run_dynamic(const Plugins& plugins, const DynamicConfig& config) {
   run.workload_seconds = clock.seconds();
   if (!run.applications() && run.workload.size() == 0)
     throw InputError("no flow to simulate: the " + run.workload_text + " has no flow");
-  simulate(plugins, run, progress);
+  simulate(plugins, run, progress, flows);
   run.total_seconds = total.seconds();
   return run;
 }

@@ -10,6 +10,7 @@
 #include "cli/setup.hpp"
 #include "core/flow_workload.hpp"
 #include "engine/drivers/driver.hpp"
+#include "engine/drivers/flows.hpp"
 #include "engine/hybrid/hybrid_transport.hpp"
 #include "engine/maxmin/class_policy.hpp"
 
@@ -84,9 +85,12 @@ struct DynamicRun {
   std::unique_ptr<Zoom> zoom;
   double build_seconds = 0, workload_seconds = 0, total_seconds = 0;
   unsigned threads_used = 0;
+  bool flows_written = false;  // the per-flow results went to run_dynamic's stream during the run
   bool applications() const { return !apps.empty(); }
 };
 
-DynamicRun run_dynamic(const Plugins& plugins, const DynamicConfig& config);
+// flows: where an open-loop run (no applications, dependencies or phases, flow transport) hands its
+// per-flow results as it goes (DynamicRun::flows_written says whether it did).
+DynamicRun run_dynamic(const Plugins& plugins, const DynamicConfig& config, drivers::ResultStream* flows = nullptr);
 
 }  // namespace interflow::cli

@@ -1,6 +1,7 @@
 #include "core/text_buffer.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <charconv>
 #include <cmath>
 #include <memory>
@@ -69,14 +70,16 @@ void write_rows(std::ostream& out, std::size_t rows,
     format(text, 0, rows);
     return;
   }
+  // Two chunks a worker keep them busy; at most 8 in memory (a chunk is about 0.5 MB of flows.csv).
   const auto workers = static_cast<std::size_t>(tbb::this_task_arena::max_concurrency());
   std::size_t next = 0;
+  std::atomic<bool> failed = false;  // the stream failed: nothing more is formatted
   tbb::parallel_pipeline(
-      2 * workers,
+      std::min<std::size_t>(2 * workers, 8),
       tbb::make_filter<void, std::pair<std::size_t, std::size_t>>(
           tbb::filter_mode::serial_in_order,
           [&](tbb::flow_control& fc) -> std::pair<std::size_t, std::size_t> {
-            if (next >= rows) {
+            if (next >= rows || failed.load(std::memory_order_relaxed)) {
               fc.stop();
               return {0, 0};
             }
@@ -95,6 +98,7 @@ void write_rows(std::ostream& out, std::size_t rows,
               tbb::filter_mode::serial_in_order, [&](const std::shared_ptr<TextBuffer>& text) {
                 const std::string_view s = text->view();
                 out.write(s.data(), static_cast<std::streamsize>(s.size()));
+                if (!out) failed.store(true, std::memory_order_relaxed);
               }));
 }
 

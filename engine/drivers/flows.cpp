@@ -1,7 +1,11 @@
 #include "engine/drivers/flows.hpp"
 
 #include <algorithm>
+#include <condition_variable>
+#include <exception>
+#include <mutex>
 #include <numeric>
+#include <thread>
 
 #include "core/error.hpp"
 #include "core/radix_sort.hpp"
@@ -103,10 +107,106 @@ MessageTable messages_in_order(const FlowWorkload& w, const std::vector<FlowId>&
   return messages;
 }
 
+// Hands the final results to a ResultStream as the run goes, on a thread of its own: the simulation
+// marks each message done and after each batch moves the watermark (every message below it done);
+// the thread writes the messages below it in chunks, so formatting and writing overlap the simulation
+// on a second core. The per-message arrays are sized before the run and never moved, and a message's
+// entries are written before the watermark passes it (released by the mutex): the thread reads only
+// entries no longer written.
+class StreamWriter {
+ public:
+  StreamWriter(ResultStream* stream, const FlowWorkload& workload, const TransportResult& r,
+               std::span<const FlowId> order)
+      : stream_(stream), workload_(workload), r_(r), order_(order) {
+    if (!stream_) return;
+    done_.assign(workload.size(), 0);
+    stream_->begin();
+    thread_ = std::thread([this] { run_thread(); });
+  }
+  StreamWriter(const StreamWriter&) = delete;
+  StreamWriter& operator=(const StreamWriter&) = delete;
+  ~StreamWriter() { stop(); }  // a failed run: the thread stops, what it did not write is dropped
+
+  void done(MessageId m) {
+    if (stream_) done_[m] = 1;
+  }
+  // After a batch: the watermark past the messages done; the thread woken every kChunk of them.
+  void advance() {
+    if (!stream_) return;
+    while (mark_ < done_.size() && done_[mark_]) ++mark_;
+    if (mark_ - handed_ >= kChunk) hand_over(mark_, false);
+  }
+  // Every result final (the transport closed): the rest handed over, the thread joined, its error
+  // rethrown.
+  void finish() {
+    if (!stream_) return;
+    hand_over(done_.size(), true);
+    thread_.join();
+    if (error_) std::rethrow_exception(error_);
+  }
+
+ private:
+  static constexpr std::size_t kChunk = std::size_t{1} << 12;
+
+  void hand_over(std::size_t ready, bool last) {
+    {
+      const std::lock_guard lock(mutex_);
+      ready_ = ready;
+      finished_ = last;
+    }
+    handed_ = ready;
+    wake_.notify_one();
+  }
+  void stop() {
+    if (!thread_.joinable()) return;
+    {
+      const std::lock_guard lock(mutex_);
+      finished_ = true;
+      abandoned_ = true;
+    }
+    wake_.notify_one();
+    thread_.join();
+  }
+  void run_thread() {
+    std::size_t written = 0;
+    try {
+      for (;;) {
+        std::size_t ready;
+        bool last;
+        {
+          std::unique_lock lock(mutex_);
+          wake_.wait(lock, [&] { return ready_ > written || finished_; });
+          if (abandoned_) return;
+          ready = ready_;
+          last = finished_;
+        }
+        if (ready > written) stream_->write(workload_, r_, order_, written, ready);
+        written = ready;
+        if (last) return;  // finish() handed over every message at once
+      }
+    } catch (...) {
+      error_ = std::current_exception();
+    }
+  }
+
+  ResultStream* stream_;
+  const FlowWorkload& workload_;
+  const TransportResult& r_;
+  std::span<const FlowId> order_;
+  std::vector<std::uint8_t> done_;  // per message
+  std::size_t mark_ = 0, handed_ = 0;  // simulation thread: the watermark, and what the thread was given
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::size_t ready_ = 0;  // guarded: messages below it may be written
+  bool finished_ = false, abandoned_ = false;
+  std::exception_ptr error_;  // the thread's, read after join
+  std::thread thread_;
+};
+
 }  // namespace
 
 TransportResult run_open_loop(const Network& net, Transport& transport, const FlowWorkload& workload,
-                              Progress* progress) {
+                              Progress* progress, ResultStream* stream) {
   refuse_weights(workload);
   if (!open_loop(workload)) throw InputError("run_open_loop: the workload has dependencies or phases");
   check_flow_workload(workload, net.num_endpoints());
@@ -120,6 +220,7 @@ TransportResult run_open_loop(const Network& net, Transport& transport, const Fl
   };
   TransportResult r;
   transport.open(messages, r);
+  StreamWriter writer(stream, workload, r, order);
   if (progress) progress->phase("simulating: flows started", workload.size());
   std::vector<MessageId> sent;
   std::size_t next = 0;
@@ -131,16 +232,19 @@ TransportResult run_open_loop(const Network& net, Transport& transport, const Fl
     const double horizon = transport.advance_to(t);
     sent.clear();
     transport.take_sent(horizon, sent);
+    for (const MessageId m : sent) writer.done(m);
     std::size_t events = sent.size();
     for (; next < workload.size() && start_of(next) <= transport.now(); ++next, ++events) {
       fetch_ahead(next);
-      transport.start(static_cast<MessageId>(next));
+      if (!transport.start(static_cast<MessageId>(next))) writer.done(static_cast<MessageId>(next));
     }
     r.events += events;
     if (progress) progress->counter()->store(next, std::memory_order_relaxed);
     transport.end_batch();
+    writer.advance();
   }
   transport.close();
+  writer.finish();
   messages = MessageTable{};  // read by the transport until close(); freed before the results are gathered
   if (order.empty()) return r;
   std::vector<MessageId> position(order.size());  // flow f was message position[f]

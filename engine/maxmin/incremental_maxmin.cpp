@@ -133,6 +133,7 @@ void IncrementalMaxMin::attach(std::uint32_t var) {
   list_position_[var] = static_cast<std::uint32_t>(active_list_.size());
   active_list_.push_back(var);
   const VarLinks r = range_of(var);
+  prefetch_links(r);
   for (std::uint32_t e = r.first; e < r.first + r.count; ++e) {
     const LinkId l = inc_base_[e];
     const std::uint32_t position = append_slot(l);
@@ -249,6 +250,7 @@ void IncrementalMaxMin::deactivate(std::uint32_t var) {
   list_position_[last] = list_position_[var];
   active_list_.pop_back();
   const VarLinks r = range_of(var);
+  prefetch_links(r);
   for (std::uint32_t e = r.first; e < r.first + r.count; ++e) {
     const LinkId l = inc_base_[e];
     LinkState& s = link_[l];
@@ -384,7 +386,8 @@ void IncrementalMaxMin::update() {
 }
 
 bool IncrementalMaxMin::solve_alone() {
-  if (pending_new_.size() != 1 || !pending_links_.empty() || !pending_capacity_.empty()) return false;
+  if (!solve_alone_ || pending_new_.size() != 1 || !pending_links_.empty() || !pending_capacity_.empty())
+    return false;
   const std::uint32_t v = pending_new_[0];
   if (!active_[v]) return false;
   const std::span<const LinkId> links = links_of(v);
@@ -403,10 +406,11 @@ bool IncrementalMaxMin::solve_alone() {
     rate_[v] = tightest;
     changed_.push_back(v);
     ++stats_.changed_vars;
-    for (const LinkId l : links) {
-      link_[l].load += tightest;
-      if (track_loads_) load_changes_.push_back(l);
-    }
+    if (std::isfinite(tightest))  // as commit(): an infinite rate (links of infinite capacity) adds no load
+      for (const LinkId l : links) {
+        link_[l].load += tightest;
+        if (track_loads_) load_changes_.push_back(l);
+      }
   }
   end_batch();
   return true;

@@ -95,6 +95,8 @@ class IncrementalMaxMin {
   // Garbage (incidences of inactive variables, slots of blocks left behind) below this is never
   // compacted away (default kGarbageAtLeast; tests set it low to compact often).
   void set_garbage_at_least(std::size_t n) { garbage_at_least_ = n; }
+  // Whether a lone newcomer is solved directly (solve_alone; on by default; tests compare both ways).
+  void set_solve_alone(bool on) { solve_alone_ = on; }
   const std::vector<std::uint32_t>& changed() const { return changed_; }
   const IncrementalStats& stats() const { return stats_; }
 
@@ -111,6 +113,11 @@ class IncrementalMaxMin {
   std::span<const LinkId> links_of(std::uint32_t var) const {
     const VarLinks r = range_of(var);
     return {inc_base_ + r.first, r.count};
+  }
+  // The links' records requested from memory at once: a path's links are scattered over the network,
+  // and the loops that follow would otherwise wait for them one after another.
+  void prefetch_links(VarLinks r) const {
+    for (std::uint32_t e = r.first; e < r.first + r.count; ++e) __builtin_prefetch(&link_[inc_base_[e]]);
   }
   void attach(std::uint32_t var);  // activation, once its links and weight are set
   void grow_variables(std::size_t vars);  // per-variable arrays for numbers below vars
@@ -214,6 +221,7 @@ class IncrementalMaxMin {
   std::uint32_t copy_live(const LinkState& s, Slot* to);
   std::vector<Slot> slot_;
   std::size_t garbage_at_least_ = kGarbageAtLeast;
+  bool solve_alone_ = true;
 
   // Work of one update.
   std::vector<std::uint32_t> pending_new_;          // activated since the last update

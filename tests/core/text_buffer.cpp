@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 
 #include "core/format.hpp"
@@ -69,4 +70,25 @@ TEST_CASE("write rows: the same file as one buffer for any chunk size and thread
   std::ostringstream none;
   write_rows(none, 0, row);
   CHECK(none.str().empty());
+}
+
+TEST_CASE("write rows: a stream that fails stays failed and an error in a row reaches the caller") {
+  const auto row = [](TextBuffer& text, std::size_t first, std::size_t last) {
+    for (std::size_t f = first; f < last; ++f) text.integer(f).put('\n');
+  };
+  std::ostringstream broken;
+  broken.setstate(std::ios::badbit);  // as a full disk leaves it: the caller checks the stream after
+  write_rows(broken, 100000, row, 100);
+  CHECK(broken.bad());
+  for (const int threads : {1, 2}) {
+    std::ostringstream out;
+    tbb::task_arena arena(threads);
+    const auto throwing = [](TextBuffer& text, std::size_t first, std::size_t last) {
+      for (std::size_t f = first; f < last; ++f) {
+        if (f == 5000) throw std::runtime_error("row 5000");
+        text.integer(f).put('\n');
+      }
+    };
+    CHECK_THROWS_WITH(arena.execute([&] { write_rows(out, 10000, throwing, 64); }), "row 5000");
+  }
 }
