@@ -338,11 +338,6 @@ void FlowTransport::end_transfer(FlowId f, double due) {
   }
   total_gbps_ -= flow_[f].rate;
   --active_flows_;
-  for (std::uint32_t v = first_var(f); v < end_var(f); ++v)  // the links' counters, requested at once
-    for (LinkId l : links_of(v)) {
-      __builtin_prefetch(&link_active_[l]);
-      __builtin_prefetch(&r.link_bytes[l]);
-    }
   for (std::uint32_t v = first_var(f); v < end_var(f); ++v) {
     settle_var(v);
     var_[v].rate = 0;

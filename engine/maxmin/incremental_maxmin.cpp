@@ -518,7 +518,9 @@ void IncrementalMaxMin::solve_set() {
   ++stats_.rounds;
   number_set();  // S only grows within an update: the variables added since the last round
   const std::size_t n = local_links_.size();
-  if (set_.size() == 1 && n > 0) {  // the common case at light load: one variable, its tightest link
+  // The common case at light load: one variable, its tightest link (a path that crosses a link twice
+  // takes twice its rate there: left to the general filling).
+  if (set_.size() == 1 && n > 0 && n == set_local_link_.size()) {
     const std::uint32_t v = set_[0];
     double tightest = std::numeric_limits<double>::infinity();
     residual_.resize(n);

@@ -114,9 +114,12 @@ class IncrementalMaxMin {
     const VarLinks r = range_of(var);
     return {inc_base_ + r.first, r.count};
   }
-  // The links' records requested from memory at once: a path's links are scattered over the network,
-  // and the loops that follow would otherwise wait for them one after another.
+  // Links given at activation (flows that come and go, mostly alone on a lightly loaded network): the
+  // path's link records requested from memory at once, as the loops that follow would wait for them
+  // one after another (the open-loop Poisson run 8 % faster). Not with held paths, where a contended
+  // run's links are mostly in cache and the extra pass cost 4 % (bench/RESULTS.md).
   void prefetch_links(VarLinks r) const {
+    if (held_) return;
     for (std::uint32_t e = r.first; e < r.first + r.count; ++e) __builtin_prefetch(&link_[inc_base_[e]]);
   }
   void attach(std::uint32_t var);  // activation, once its links and weight are set

@@ -456,3 +456,24 @@ TEST_CASE("incremental max-min: a lone newcomer solved directly gives the genera
     CHECK(fast.stats().changed_vars == general.stats().changed_vars);
   }
 }
+
+TEST_CASE("incremental max-min: a path that crosses a link twice takes twice its rate there") {
+  // One variable on links 0, 1, 0 (capacity 10 each): 2r <= 10, so r = 5 and link 0 carries 10. (The
+  // one-variable shortcut once gave it 10, link 0 then carrying 20.)
+  const std::vector<double> capacity{10, 10};
+  const std::vector<LinkId> twice{0, 1, 0}, other{1};
+  IncrementalMaxMin alone(capacity);
+  alone.activate(0, twice, 1.0);
+  alone.update();
+  CHECK(alone.rate(0) == approx(5.0));
+  CHECK(alone.load(0) == approx(10.0));
+  // With a second variable on link 1: link 0 still limits the first to 5, the second gets the rest.
+  alone.activate(1, other, 1.0);
+  alone.update();
+  CHECK(alone.rate(0) == approx(5.0));
+  CHECK(alone.rate(1) == approx(5.0));
+  alone.deactivate(1);
+  alone.update();
+  CHECK(alone.rate(0) == approx(5.0));
+  CHECK(alone.load(0) == approx(10.0));
+}
