@@ -7,6 +7,8 @@
 #include <numeric>
 #include <thread>
 
+#include <tbb/global_control.h>
+
 #include "core/error.hpp"
 #include "core/radix_sort.hpp"
 #include "engine/drivers/driver.hpp"
@@ -112,7 +114,7 @@ MessageTable messages_in_order(const FlowWorkload& w, const std::vector<FlowId>&
 // the thread writes the messages below it in chunks, so formatting and writing overlap the simulation
 // on a second core. The per-message arrays are sized before the run and never moved, and a message's
 // entries are written before the watermark passes it (released by the mutex): the thread reads only
-// entries no longer written.
+// entries no longer written. Limited to one thread (-j 1), the simulation writes each chunk itself.
 class StreamWriter {
  public:
   StreamWriter(ResultStream* stream, const FlowWorkload& workload, const TransportResult& r,
@@ -121,7 +123,8 @@ class StreamWriter {
     if (!stream_) return;
     done_.assign(workload.size(), 0);
     stream_->begin();
-    thread_ = std::thread([this] { run_thread(); });
+    if (tbb::global_control::active_value(tbb::global_control::max_allowed_parallelism) > 1)
+      thread_ = std::thread([this] { run_thread(); });
   }
   StreamWriter(const StreamWriter&) = delete;
   StreamWriter& operator=(const StreamWriter&) = delete;
@@ -140,7 +143,9 @@ class StreamWriter {
   // rethrown.
   void finish() {
     if (!stream_) return;
+    const bool threaded = thread_.joinable();
     hand_over(done_.size(), true);
+    if (!threaded) return;
     thread_.join();
     if (error_) std::rethrow_exception(error_);
   }
@@ -149,6 +154,11 @@ class StreamWriter {
   static constexpr std::size_t kChunk = std::size_t{1} << 12;
 
   void hand_over(std::size_t ready, bool last) {
+    if (!thread_.joinable()) {  // one thread: written here
+      if (ready > handed_) stream_->write(workload_, r_, order_, handed_, ready);
+      handed_ = ready;
+      return;
+    }
     {
       const std::lock_guard lock(mutex_);
       ready_ = ready;

@@ -11,6 +11,8 @@
 #include <algorithm>
 #include <string>
 
+#include <tbb/global_control.h>
+
 #include "core/error.hpp"
 #include "core/random.hpp"
 #include "engine/flow/static_engine.hpp"
@@ -629,8 +631,11 @@ TEST_CASE("dynamic: an open-loop run hands every flow's final results to its str
   // spread over 2 s so that few are in transfer at once (the held run solves them all).
   FlowWorkload w = open_loop_workload(t->network(), 41, 20000);
   for (double& start : w.start_s) start *= 1000;
-  for (const bool stream : {true, false}) {  // streamed and held transports alike
+  for (const bool stream : {true, false})  // streamed and held transports alike
+  for (const std::size_t threads : {1, 2}) {  // -j 1: the simulation writes each chunk itself
     CAPTURE(stream);
+    CAPTURE(threads);
+    const tbb::global_control limit(tbb::global_control::max_allowed_parallelism, threads);
     flow::FlowTransportOptions o;
     o.policy = test::class_policy("np", {}, {}, 3);
     o.stream = stream;
@@ -665,11 +670,15 @@ TEST_CASE("dynamic: a result stream that fails ends the open-loop run with its e
   flow::FlowTransportOptions o;
   o.policy = test::class_policy("np", {}, {}, 3);
   o.stream = true;
-  flow::FlowTransport transport(t->network(), *r, o);
-  RecordingStream rec;
-  rec.throw_at = 5000;
-  CHECK_THROWS_WITH_AS(drivers::run_open_loop(t->network(), transport, w, nullptr, &rec), "disk full (a test)",
-                       OutputError);
+  for (const std::size_t threads : {1, 2}) {  // written by the simulation itself, or by the writer thread
+    CAPTURE(threads);
+    const tbb::global_control limit(tbb::global_control::max_allowed_parallelism, threads);
+    flow::FlowTransport fresh(t->network(), *r, o);
+    RecordingStream rec;
+    rec.throw_at = 5000;
+    CHECK_THROWS_WITH_AS(drivers::run_open_loop(t->network(), fresh, w, nullptr, &rec), "disk full (a test)",
+                         OutputError);
+  }
   // A run that fails while the stream writes: its error, and the writer stopped (no hang, no abort).
   o.max_path_bytes = 2000;  // a few flows' paths: exceeded once enough are in transfer at once
   flow::FlowTransport small(t->network(), *r, o);
