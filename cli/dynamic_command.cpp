@@ -45,7 +45,8 @@ void add_engine_options(OptionTable& t, DynamicConfig& c) {
          "packet level; manual/hybrid.md)");
   add_packet_transport_options(t, c.packet);
   add_zoom_options(t, c.zoom, "--transport hybrid");
-  t.whole("-j,--threads", c.threads, "worker threads for routing (0 = all cores)", 0, 4096);
+  t.whole("-j,--threads", c.threads,
+          "worker threads for routing and for writing flows.csv as an open-loop run goes (0 = all cores)", 0, 4096);
   t.whole("--max-flows", c.max_flows, "refuse patterns that would generate more flows", 1);
   t.real("--max-path-memory-gib,--max-path-memory", c.max_path_memory_gib,
          "refuse routings whose paths need more GiB", 0, 1e6, true);
