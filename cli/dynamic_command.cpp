@@ -188,8 +188,8 @@ Command add_dynamic_command(CLI::App& app, const Plugins& plugins) {
     const Json summary = dynamic_summary(run, header);
     if (!t->out_dir().empty()) {
       const ResultsDir dir(t->out_dir());
+      if (flows_out) flows_out->commit();  // first: written during the run, its error is the one to report
       write_dynamic_files(run, dir, *flows_csv);
-      if (flows_out) flows_out->commit();
       dir.finish(t->config_toml(resolved), summary);
     }
     if (t->json())
