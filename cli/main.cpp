@@ -9,6 +9,7 @@
 #include "cli/commands.hpp"
 #include "core/error.hpp"
 #include "core/io.hpp"
+#include "core/system.hpp"
 #include "interflow/version.hpp"
 
 namespace {
@@ -97,6 +98,7 @@ int run(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   try {
+    tune_memory(argv);  // first: glibc reads its tunables only when a program starts
     return run(argc, argv);
   } catch (const InputError& e) {
     std::cerr << "interflow: error: " << e.what() << '\n';

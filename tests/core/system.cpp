@@ -1,0 +1,98 @@
+// Memory tuning (core/system.hpp): when the tunable is added, and a real restart of a program with it.
+#include "core/system.hpp"
+
+#include "core/error.hpp"
+
+#include <doctest/doctest.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+extern char** environ;
+
+using namespace interflow;
+
+namespace {
+constexpr const char* kMadvise = "always [madvise] never\n";
+constexpr const char* kChild = "system: the restarted child sees the tunable it expects";
+}  // namespace
+
+TEST_CASE("system: glibc.malloc.hugetlb=1 is added only under the kernel's madvise mode") {
+  CHECK(tunables_for_huge_pages(kMadvise, nullptr) == "glibc.malloc.hugetlb=1");
+  CHECK(tunables_for_huge_pages(kMadvise, "") == "glibc.malloc.hugetlb=1");
+  CHECK(tunables_for_huge_pages(kMadvise, "glibc.malloc.arena_max=2") ==
+        "glibc.malloc.arena_max=2:glibc.malloc.hugetlb=1");
+  CHECK(tunables_for_huge_pages("[always] madvise never\n", nullptr).empty());
+  CHECK(tunables_for_huge_pages("always madvise [never]\n", nullptr).empty());
+  CHECK(tunables_for_huge_pages("", nullptr).empty());  // no such file: an old or other kernel
+  // The user's own choice, or this program already restarted: never a second restart.
+  CHECK(tunables_for_huge_pages(kMadvise, "glibc.malloc.hugetlb=0").empty());
+  CHECK(tunables_for_huge_pages(kMadvise, "glibc.malloc.hugetlb=1").empty());
+}
+
+TEST_CASE("system: INTERFLOW_TUNE_MEMORY is 0 or 1 and nothing else") {
+  CHECK(memory_tuning_wanted(nullptr));
+  CHECK(memory_tuning_wanted(""));
+  CHECK(memory_tuning_wanted("1"));
+  CHECK_FALSE(memory_tuning_wanted("0"));
+  for (const char* bad : {"yes", "2", " 0", "0 ", "off"}) {
+    INFO(bad);
+    CHECK_THROWS_WITH_AS(memory_tuning_wanted(bad),
+                         doctest::Contains("INTERFLOW_TUNE_MEMORY: expected 0 or 1"), InputError);
+  }
+}
+
+// Run only as the child of the next test case: restarts this test program and checks what the
+// restarted one was given.
+TEST_CASE(kChild) {
+  const char* expect = std::getenv("INTERFLOW_TEST_RESTART_EXPECT");
+  if (expect == nullptr) return;
+  std::string self = "/proc/self/exe", filter = std::string("-tc=") + kChild;
+  char* argv[] = {self.data(), filter.data(), nullptr};
+  tune_memory(argv);
+  const char* tunables = std::getenv("GLIBC_TUNABLES");
+  const bool has = tunables != nullptr && std::string(tunables).find("glibc.malloc.hugetlb=1") != std::string::npos;
+  CHECK(has == (std::string(expect) == "1"));
+}
+
+TEST_CASE("system: a program restarted with huge pages starts again with the tunable and its arguments") {
+#ifdef __SANITIZE_ADDRESS__
+  MESSAGE("skipped: AddressSanitizer's allocator ignores glibc's tunables, so there is no restart");
+#else
+  std::ifstream in("/sys/kernel/mm/transparent_hugepage/enabled");
+  std::ostringstream mode;
+  mode << in.rdbuf();
+  if (mode.str().find("[madvise]") == std::string::npos) {
+    MESSAGE("skipped: the kernel's huge-page mode is not madvise (" << mode.str() << ")");
+    return;
+  }
+  for (const bool opt_out : {false, true}) {
+    INFO("INTERFLOW_TUNE_MEMORY=0: " << opt_out);
+    std::vector<std::string> env;
+    for (char** e = environ; *e != nullptr; ++e) {
+      const std::string var(*e);
+      if (var.rfind("GLIBC_TUNABLES=", 0) == 0 || var.rfind("INTERFLOW_TUNE_MEMORY=", 0) == 0) continue;
+      env.push_back(var);
+    }
+    env.push_back(std::string("INTERFLOW_TEST_RESTART_EXPECT=") + (opt_out ? "0" : "1"));
+    if (opt_out) env.push_back("INTERFLOW_TUNE_MEMORY=0");
+    std::vector<char*> envp;
+    for (std::string& var : env) envp.push_back(var.data());
+    envp.push_back(nullptr);
+    std::string self = "/proc/self/exe", filter = std::string("-tc=") + kChild, quiet = "--no-intro=true";
+    char* argv[] = {self.data(), filter.data(), quiet.data(), nullptr};
+    pid_t pid = 0;
+    REQUIRE(posix_spawn(&pid, "/proc/self/exe", nullptr, nullptr, argv, envp.data()) == 0);
+    int status = 0;
+    REQUIRE(waitpid(pid, &status, 0) == pid);
+    REQUIRE(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 0);
+  }
+#endif
+}
