@@ -3,6 +3,7 @@
 #include "core/error.hpp"
 
 #include <malloc.h>
+#include <sys/auxv.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -10,6 +11,7 @@
 #include <cstring>
 #include <fstream>
 #include <limits>
+#include <optional>
 #include <sstream>
 #include <string>
 
@@ -45,30 +47,66 @@ std::string tunables_for_huge_pages(std::string_view thp_mode, const char* curre
   return tunables + (tunables.empty() ? "" : ":") + "glibc.malloc.hugetlb=1";
 }
 
+namespace {
+
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kAddressSanitizer = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool kAddressSanitizer = true;
+#else
+constexpr bool kAddressSanitizer = false;
+#endif
+#else
+constexpr bool kAddressSanitizer = false;
+#endif
+
+std::string read_thp_mode() {
+  std::ifstream in("/sys/kernel/mm/transparent_hugepage/enabled");  // closed before any exec
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// Whether this process may start itself again. Not when it did once already (the restarted one
+// finds INTERFLOW_RESTARTED, whatever became of GLIBC_TUNABLES); not when set-user-ID or with file
+// capabilities (AT_SECURE: glibc's loader drops the tunable, so each start would restart again);
+// not under valgrind, where /proc/self/exe is valgrind's tool, not this program.
+bool may_restart() {
+  if (std::getenv("INTERFLOW_RESTARTED") != nullptr) {
+    unsetenv("INTERFLOW_RESTARTED");  // the programs this one runs decide for themselves
+    return false;
+  }
+  if (getauxval(AT_SECURE) != 0) return false;
+  const char* preload = std::getenv("LD_PRELOAD");
+  return preload == nullptr || std::strstr(preload, "vgpreload") == nullptr;
+}
+
+// Sets GLIBC_TUNABLES to `tunables` and executes this program again; returns only when that fails,
+// with the environment as it was.
+void restart_with(const std::string& tunables, char** argv) {
+  const char* previous = std::getenv("GLIBC_TUNABLES");
+  const std::optional<std::string> saved = previous ? std::optional<std::string>(previous) : std::nullopt;
+  if (setenv("GLIBC_TUNABLES", tunables.c_str(), 1) == 0 && setenv("INTERFLOW_RESTARTED", "1", 1) == 0)
+    execv("/proc/self/exe", argv);
+  unsetenv("INTERFLOW_RESTARTED");
+  if (saved)
+    setenv("GLIBC_TUNABLES", saved->c_str(), 1);
+  else
+    unsetenv("GLIBC_TUNABLES");
+}
+
+}  // namespace
+
 void tune_memory(char** argv) {
   if (!memory_tuning_wanted(std::getenv("INTERFLOW_TUNE_MEMORY"))) return;
-#ifndef __SANITIZE_ADDRESS__
-  std::ifstream in("/sys/kernel/mm/transparent_hugepage/enabled");
-  std::ostringstream mode;
-  mode << in.rdbuf();
-  const char* previous = std::getenv("GLIBC_TUNABLES");
-  const std::string tunables = tunables_for_huge_pages(mode.str(), previous);
-  if (!tunables.empty()) {
-    const std::string saved = previous == nullptr ? std::string() : std::string(previous);
-    if (setenv("GLIBC_TUNABLES", tunables.c_str(), 1) == 0) {
-      execv("/proc/self/exe", argv);
-      // Not restarted (no /proc, say): the run goes on as it is, its environment as it was.
-      if (previous == nullptr)
-        unsetenv("GLIBC_TUNABLES");
-      else
-        setenv("GLIBC_TUNABLES", saved.c_str(), 1);
-    }
+  if (kAddressSanitizer) return;
+  if (may_restart()) {
+    const std::string tunables = tunables_for_huge_pages(read_thp_mode(), std::getenv("GLIBC_TUNABLES"));
+    if (!tunables.empty()) restart_with(tunables, argv);  // returns only if it failed: no huge pages
   }
   mallopt(M_MMAP_MAX, 0);
   mallopt(M_TRIM_THRESHOLD, std::numeric_limits<int>::max());
-#else
-  (void)argv;
-#endif
 }
 
 }  // namespace interflow

@@ -16,14 +16,15 @@ std::uint64_t available_memory_bytes();
 
 // How this process's memory is obtained (manual/static-engine.md "Huge pages and reuse"). A
 // million-endpoint run touches hundreds of MiB once or more: first touches of 4-KiB pages are
-// faults (10^5 a second of its life, slow on virtual machines), and glibc's malloc maps each block
-// of 32 MiB or more on its own and unmaps it when freed, so an array freed and another made (a
+// faults (10^5 a second of its life, slow on virtual machines), and glibc's malloc maps each large
+// block (from 128 KiB to 32 MiB up, as it adapts) on its own and unmaps it when freed, so an array freed and another made (a
 // growing vector, a table freed for the solver's) touches fresh pages again. Two remedies:
 //   - huge pages: the kernel backs memory with 2 MiB pages always, never, or ("madvise") only where
 //     a program asks; glibc's malloc asks for every block when the tunable glibc.malloc.hugetlb=1
 //     is set, and tunables are read only when a program starts;
-//   - reuse: all blocks come from malloc's heap (M_MMAP_MAX 0), whose freed memory is kept for the
-//     next blocks (M_TRIM_THRESHOLD 2 GiB) instead of going back to the system.
+//   - reuse: blocks come from malloc's heaps, not mapped one by one (M_MMAP_MAX 0; malloc still maps
+//     a block that no heap can hold), and freed memory is kept for the next blocks
+//     (M_TRIM_THRESHOLD 2 GiB) instead of going back to the system.
 // Neither changes what a run computes. INTERFLOW_TUNE_MEMORY=0 turns both off.
 
 // Whether INTERFLOW_TUNE_MEMORY's value (null when unset) asks for the tuning: unset, "" or "1"
@@ -38,10 +39,11 @@ std::string tunables_for_huge_pages(std::string_view thp_mode, const char* curre
 
 // Called first in main, before any thread or file exists. When tunables_for_huge_pages gives a
 // value, sets GLIBC_TUNABLES to it and executes this program again (/proc/self/exe, the same
-// arguments), which does not return; if that fails the run goes on without huge pages. Then sets
-// malloc to reuse its memory, as above. Does nothing in AddressSanitizer builds (whose allocator
-// ignores both) or when INTERFLOW_TUNE_MEMORY is "0"; throws InputError when that variable is
-// neither 0 nor 1.
+// arguments), marked by INTERFLOW_RESTARTED so that it happens once; if the exec fails the run goes
+// on without huge pages. No restart for a set-user-ID or capability-raised program (whose loader
+// drops the tunable) or under valgrind. Then sets malloc to reuse its memory, as above. Does nothing
+// in AddressSanitizer builds (whose allocator ignores both) or when INTERFLOW_TUNE_MEMORY is "0";
+// throws InputError when that variable is neither 0 nor 1.
 void tune_memory(char** argv);
 
 class Stopwatch {

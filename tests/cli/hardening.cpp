@@ -5,6 +5,7 @@
 // refused. Each ends with one clear line on stderr and a non-zero exit (manual/cli.md "Exit codes").
 #include <doctest/doctest.h>
 
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -160,4 +161,19 @@ TEST_CASE("hardening: empty inputs and conflicting options are refused") {
   check_refused(kSchedule + " --estimate-scale 2", {"--estimate-scale", "scaled"});
   check_refused(kSchedule + " -t torus:dims=4x4", {"--topology", "--network-aware"});
   check_refused(kStatic + " --flows-csv", {"--flows-csv", "--out"});
+}
+
+TEST_CASE("hardening: INTERFLOW_TUNE_MEMORY other than 0 or 1 is refused by every subcommand") {
+  for (const char* bad : {"off", "2"}) {
+    setenv("INTERFLOW_TUNE_MEMORY", bad, 1);
+    check_refused(kStatic, {"INTERFLOW_TUNE_MEMORY", "expected 0 or 1", std::string("'") + bad + "'"});
+    check_refused(kTopo, {"INTERFLOW_TUNE_MEMORY"});
+  }
+  for (const char* good : {"0", "1", ""}) {
+    setenv("INTERFLOW_TUNE_MEMORY", good, 1);
+    const Outcome o = run_cli(kStatic + " --no-progress");
+    INFO("INTERFLOW_TUNE_MEMORY='" << good << "': " << o.err);
+    CHECK(o.status == 0);
+  }
+  unsetenv("INTERFLOW_TUNE_MEMORY");
 }
