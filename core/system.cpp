@@ -47,26 +47,28 @@ std::string tunables_for_huge_pages(std::string_view thp_mode, const char* curre
   return tunables + (tunables.empty() ? "" : ":") + "glibc.malloc.hugetlb=1";
 }
 
-namespace {
-
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kAddressSanitizer = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool kAddressSanitizer = true;
-#else
-constexpr bool kAddressSanitizer = false;
-#endif
-#else
-constexpr bool kAddressSanitizer = false;
-#endif
-
-std::string read_thp_mode() {
-  std::ifstream in("/sys/kernel/mm/transparent_hugepage/enabled");  // closed before any exec
+std::string transparent_huge_page_mode() {
+  std::ifstream in("/sys/kernel/mm/transparent_hugepage/enabled");  // closed on return: before any exec
   std::ostringstream text;
   text << in.rdbuf();
   return text.str();
 }
+
+bool address_sanitizer_build() {
+#if defined(__SANITIZE_ADDRESS__)
+  return true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+  return true;
+#else
+  return false;
+#endif
+#else
+  return false;
+#endif
+}
+
+namespace {
 
 // Whether this process may start itself again. Not when it did once already (the restarted one
 // finds INTERFLOW_RESTARTED, whatever became of GLIBC_TUNABLES); not when set-user-ID or with file
@@ -100,9 +102,9 @@ void restart_with(const std::string& tunables, char** argv) {
 
 void tune_memory(char** argv) {
   if (!memory_tuning_wanted(std::getenv("INTERFLOW_TUNE_MEMORY"))) return;
-  if (kAddressSanitizer) return;
+  if (address_sanitizer_build()) return;
   if (may_restart()) {
-    const std::string tunables = tunables_for_huge_pages(read_thp_mode(), std::getenv("GLIBC_TUNABLES"));
+    const std::string tunables = tunables_for_huge_pages(transparent_huge_page_mode(), std::getenv("GLIBC_TUNABLES"));
     if (!tunables.empty()) restart_with(tunables, argv);  // returns only if it failed: no huge pages
   }
   mallopt(M_MMAP_MAX, 0);

@@ -17,8 +17,9 @@ std::uint64_t available_memory_bytes();
 // How this process's memory is obtained (manual/static-engine.md "Huge pages and reuse"). A
 // million-endpoint run touches hundreds of MiB once or more: first touches of 4-KiB pages are
 // faults (10^5 a second of its life, slow on virtual machines), and glibc's malloc maps each large
-// block (from 128 KiB to 32 MiB up, as it adapts) on its own and unmaps it when freed, so an array freed and another made (a
-// growing vector, a table freed for the solver's) touches fresh pages again. Two remedies:
+// block on its own (from 128 KiB, a limit that rises to at most 32 MiB) and unmaps it when freed,
+// so an array freed and another made (a growing vector, a table freed for the solver's) touches
+// fresh pages again. Two remedies:
 //   - huge pages: the kernel backs memory with 2 MiB pages always, never, or ("madvise") only where
 //     a program asks; glibc's malloc asks for every block when the tunable glibc.malloc.hugetlb=1
 //     is set, and tunables are read only when a program starts;
@@ -30,6 +31,14 @@ std::uint64_t available_memory_bytes();
 // Whether INTERFLOW_TUNE_MEMORY's value (null when unset) asks for the tuning: unset, "" or "1"
 // yes, "0" no; anything else is an InputError naming the variable.
 bool memory_tuning_wanted(const char* value);
+
+// The text of /sys/kernel/mm/transparent_hugepage/enabled ("always [madvise] never": the mode in
+// brackets), or "" when it cannot be read.
+std::string transparent_huge_page_mode();
+
+// Whether this is an AddressSanitizer build (GCC or clang), whose allocator ignores glibc's tunables
+// and malloc's settings: tune_memory does nothing there.
+bool address_sanitizer_build();
 
 // The GLIBC_TUNABLES value to restart with: `current` (the variable's value, or null) with
 // glibc.malloc.hugetlb=1 appended; or "" when nothing is to change: the kernel's mode (`thp_mode`,

@@ -7,25 +7,14 @@
 #include <malloc.h>
 #include <spawn.h>
 #include <sys/wait.h>
-#include <csignal>
 #include <unistd.h>
 
+#include <csignal>
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
 extern char** environ;
-
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define INTERFLOW_CLANG_ASAN 1
-#endif
-#endif
-#ifndef INTERFLOW_CLANG_ASAN
-#define INTERFLOW_CLANG_ASAN 0
-#endif
 
 using namespace interflow;
 
@@ -81,14 +70,13 @@ TEST_CASE(kChild) {
 }
 
 TEST_CASE("system: a program restarted with huge pages starts again with the tunable and its arguments") {
-#if defined(__SANITIZE_ADDRESS__) || INTERFLOW_CLANG_ASAN
-  MESSAGE("skipped: AddressSanitizer's allocator ignores glibc's tunables, so there is no restart");
-#else
-  std::ifstream in("/sys/kernel/mm/transparent_hugepage/enabled");
-  std::ostringstream mode;
-  mode << in.rdbuf();
-  if (mode.str().find("[madvise]") == std::string::npos) {
-    MESSAGE("skipped: the kernel's huge-page mode is not madvise (" << mode.str() << ")");
+  if (address_sanitizer_build()) {
+    MESSAGE("skipped: AddressSanitizer's allocator ignores glibc's tunables, so there is no restart");
+    return;
+  }
+  const std::string mode = transparent_huge_page_mode();
+  if (mode.find("[madvise]") == std::string::npos) {
+    MESSAGE("skipped: the kernel's huge-page mode is not madvise (" << mode << ")");
     return;
   }
   // The restart; none when turned off; none when the mark says it happened (as a setuid program's
@@ -129,5 +117,4 @@ TEST_CASE("system: a program restarted with huge pages starts again with the tun
     REQUIRE(WIFEXITED(status));
     CHECK(WEXITSTATUS(status) == 0);
   }
-#endif
 }
