@@ -493,7 +493,19 @@ std::uint32_t IncrementalMaxMin::local_of(LinkId l) {
 }
 
 void IncrementalMaxMin::number_next() {
-  const std::uint32_t v = set_[numbered_++];
+  const std::size_t k = numbered_++;
+  const std::uint32_t v = set_[k];
+  // What the next variables need is requested now, in stages, so that it arrives while this one is
+  // numbered (otherwise three dependent cache misses per variable: its range, its links, their
+  // records): the records of the next variable's links, the links of the one after, the range of
+  // the fourth.
+  const std::size_t size = set_.size();
+  if (k + 1 < size)
+    for (const LinkId l : links_of(set_[k + 1])) __builtin_prefetch(&link_[l]);
+  if (k + 2 < size) __builtin_prefetch(inc_base_ + range_of(set_[k + 2]).first);
+  if (k + 4 < size)
+    __builtin_prefetch(held_ ? static_cast<const void*>(&held_offsets_[set_[k + 4]])
+                             : static_cast<const void*>(&var_links_[set_[k + 4]]));
   for (const LinkId l : links_of(v)) set_local_link_.push_back(local_of(l));
   set_incidence_offsets_.push_back(static_cast<std::uint32_t>(set_local_link_.size()));
 }
@@ -571,12 +583,17 @@ void IncrementalMaxMin::solve_set() {
   heap_.clear();
   const auto share = [&](std::uint32_t li) { return std::max(0.0, residual_[li]) / weight_sum_[li]; };
   for (std::uint32_t li = 0; li < n; ++li) heap_.push(share(li), li);
+  std::size_t open = set_.size();  // variables of S not frozen yet
   for (std::uint32_t k = 0; k < set_.size(); ++k)
     if (range_of(set_[k]).count == 0) {  // no link: nothing limits it
       new_rate_[set_[k]] = std::numeric_limits<double>::infinity();
       frozen_[k] = 1;
+      --open;
     }
-  while (!heap_.empty()) {
+  // Once every variable is frozen, the links left in the heap can freeze nothing: the filling ends
+  // there instead of popping them (most of a contended batch's links, each moved down the heap's
+  // buckets on the way).
+  while (open > 0 && !heap_.empty()) {
     double key;
     std::uint32_t li;
     heap_.pop(key, li);
@@ -592,6 +609,7 @@ void IncrementalMaxMin::solve_set() {
       const std::uint32_t idx = local_vars_[k];
       if (frozen_[idx]) continue;
       frozen_[idx] = 1;
+      --open;
       const std::uint32_t v = set_[idx];
       const double r = weight_[v] * now;
       new_rate_[v] = r;

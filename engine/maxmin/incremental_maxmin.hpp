@@ -19,7 +19,8 @@
 //      variables, all above the floor join. (Taking variables in only adds work: a
 //      variable of S whose rate does not change is solved to the rate it has.)
 //   3. S is solved by progressive filling on the residual capacities: capacity minus the rates of the
-//      active variables outside S, which stay fixed.
+//      active variables outside S, which stay fixed. The filling ends when every variable of S is
+//      frozen (the links still queued can freeze nothing).
 //   4. A link that froze variables of S at level λ takes in every variable on it above λ (none
 //      outside S may be above them there; one at λ, a tie, is at the top with them, and the link is a
 //      valid bottleneck for both); a saturated link where a rate of S changed takes in its
