@@ -67,6 +67,16 @@ class ChunkedStack {
     }
     clear();
   }
+  // Keeps the elements for which f(element&) returns true (f may change them), in order.
+  template <class F>
+  void keep_if(F&& f) {
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < size_; ++i) {
+      T& x = chunks_[i / kChunk][i % kChunk];
+      if (f(x)) chunks_[kept / kChunk][kept % kChunk] = x, ++kept;
+    }
+    while (size_ > kept) pop();
+  }
   void swap(ChunkedStack& other) noexcept {
     chunks_.swap(other.chunks_);
     std::swap(size_, other.size_);
@@ -96,6 +106,13 @@ class VectorStack {
   void drain(F&& f) {
     for (const T& x : v_) f(x);
     v_.clear();
+  }
+  template <class F>
+  void keep_if(F&& f) {
+    std::size_t kept = 0;
+    for (T& x : v_)
+      if (f(x)) v_[kept++] = x;
+    v_.resize(kept);
   }
   void swap(VectorStack& other) noexcept { v_.swap(other.v_); }
 
@@ -130,6 +147,20 @@ class RadixHeap {
     --size_;
     key = from_bits(e.bits);
     value = e.value;
+  }
+
+  // pop() for a queue whose keys are updated lazily (lower bounds of the values' current keys, as in
+  // progressive filling): every entry that a refill is about to move is first given to
+  // review(value, key), which returns its current key (at least `key`: keys never fall) or a
+  // negative number to drop it. Entries gone stale or dead so are dealt with once, where the refill
+  // reads them anyway, instead of being moved down the buckets to the top first. Entries that reach
+  // the top without a refill are not reviewed: the caller still checks what it pops. Returns false,
+  // popping nothing, when no entry is left.
+  template <class Review>
+  bool pop_reviewed(double& key, Value& value, Review&& review) {
+    if (buckets_[0].empty() && !refill_reviewed(review)) return false;
+    pop(key, value);
+    return true;
   }
 
   // Declares that no key below `key` will ever be pushed, on an empty heap: entries pushed next are
@@ -195,6 +226,45 @@ class RadixHeap {
     // goes back to its bucket.
     moving.drain([&](const Entry& e) { put(e); });
     moving.swap(buckets_[i]);
+  }
+
+  // refill() with each moved entry reviewed first (pop_reviewed). A review can raise an entry's key
+  // out of its bucket: it then goes to its bucket for the raised key (a higher one, relative to the
+  // same last key), and only the entries still in the bucket set the new last key, which so agrees
+  // with the old one above the bucket's bit as refill() requires. A bucket emptied by its review is
+  // passed over. Returns whether any entry is left.
+  template <class Review>
+  bool refill_reviewed(Review& review) {
+    while (occupied_ != 0) {
+      const auto i = static_cast<std::size_t>(std::countr_zero(occupied_)) + 1;
+      occupied_ &= ~(std::uint64_t{1} << (i - 1));
+      Stack<Entry> moving;
+      moving.swap(buckets_[i]);
+      std::uint64_t smallest = std::numeric_limits<std::uint64_t>::max();
+      moving.keep_if([&](Entry& e) {
+        const double now = review(e.value, from_bits(e.bits));
+        if (now < 0) {
+          --size_;
+          return false;
+        }
+        e.bits = std::max(e.bits, to_bits(now));  // keys never fall, so never below last_
+        if (bucket_of(e.bits) != i) {
+          put(e);  // raised into a higher bucket
+          return false;
+        }
+        smallest = e.bits < smallest ? e.bits : smallest;
+        return true;
+      });
+      if (moving.empty()) {
+        moving.swap(buckets_[i]);
+        continue;
+      }
+      last_ = smallest;
+      moving.drain([&](const Entry& e) { put(e); });
+      moving.swap(buckets_[i]);
+      return true;
+    }
+    return false;
   }
 
   Stack<Entry> buckets_[65];

@@ -582,6 +582,11 @@ void IncrementalMaxMin::solve_set() {
   for (std::size_t li = 0; li < n; ++li) unfrozen[li] = local_var_offsets_[li + 1] - local_var_offsets_[li];
   heap_.clear();
   const auto share = [&](std::uint32_t li) { return std::max(0.0, residual_[li]) / weight_sum_[li]; };
+  // The smallest share first, so that the links go straight to their buckets relative to it, not
+  // all into the top bucket relative to 0 (which the first pop would sort out, moving every one).
+  double lowest = std::numeric_limits<double>::infinity();
+  for (std::uint32_t li = 0; li < n; ++li) lowest = std::min(lowest, share(li));
+  heap_.raise_floor(lowest);
   for (std::uint32_t li = 0; li < n; ++li) heap_.push(share(li), li);
   std::size_t open = set_.size();  // variables of S not frozen yet
   for (std::uint32_t k = 0; k < set_.size(); ++k)
@@ -593,13 +598,21 @@ void IncrementalMaxMin::solve_set() {
   // Once every variable is frozen, the links left in the heap can freeze nothing: the filling ends
   // there instead of popping them (most of a contended batch's links, each moved down the heap's
   // buckets on the way).
-  while (open > 0 && !heap_.empty()) {
-    double key;
-    std::uint32_t li;
-    heap_.pop(key, li);
+  // A link is stale when its share grew since it was keyed (beyond rounding), dead when every
+  // variable on it froze. The heap's refills re-key the stale links and drop the dead ones they move
+  // (most of the links of a contended batch die before their turn); the pops check again.
+  const auto is_stale = [](double now, double key) { return now > key * (1 + 1e-12) + 1e-300; };
+  const auto review = [&](std::uint32_t li, double key) {
+    if (unfrozen[li] == 0) return -1.0;
+    const double now = share(li);
+    return is_stale(now, key) ? now : key;
+  };
+  double key;
+  std::uint32_t li;
+  while (open > 0 && heap_.pop_reviewed(key, li, review)) {
     if (unfrozen[li] == 0) continue;
     const double now = share(li);
-    if (now > key * (1 + 1e-12) + 1e-300) {  // stale: re-key (shares only grow, so the heap stays monotone)
+    if (is_stale(now, key)) {  // re-key (shares only grow, so the heap stays monotone)
       heap_.push(now, li);
       continue;
     }

@@ -20,7 +20,9 @@
 //      variable of S whose rate does not change is solved to the rate it has.)
 //   3. S is solved by progressive filling on the residual capacities: capacity minus the rates of the
 //      active variables outside S, which stay fixed. The filling ends when every variable of S is
-//      frozen (the links still queued can freeze nothing).
+//      frozen (the links still queued can freeze nothing). The queue's keys are lower bounds of
+//      the links' shares (shares only grow); its refills re-key the links they move and drop those
+//      with every variable frozen (RadixHeap::pop_reviewed), and each pop is checked again.
 //   4. A link that froze variables of S at level λ takes in every variable on it above λ (none
 //      outside S may be above them there; one at λ, a tie, is at the top with them, and the link is a
 //      valid bottleneck for both); a saturated link where a rate of S changed takes in its

@@ -188,3 +188,106 @@ TEST_CASE("chunked stack: push and pop across chunk edges keep the elements and 
   CHECK(stack.empty());
   CHECK(stack.capacity() == 0);
 }
+
+namespace {
+
+// A lazily keyed queue as progressive filling uses one: every value has a current key that only
+// grows, and may die. The heap holds lower bounds; pop_reviewed's refills re-key and drop entries
+// through review(), and the caller re-pushes what it pops stale and skips what it pops dead. Each
+// accepted pop must carry the smallest current key among the live values, and every live value must
+// be accepted exactly once. Keys are raised by tiny steps (within a bucket), by large ones (out of
+// it, into a higher bucket: the case where a refill must not take the raised keys' minimum), and
+// some to the same value as others (ties).
+template <class Heap>
+void check_reviewed_use(std::uint64_t seed) {
+  Rng rng(seed);
+  Heap heap;
+  for (int round = 0; round < 40; ++round) {
+    heap.clear();
+    const std::uint32_t n = 1 + static_cast<std::uint32_t>(rng.below(600));
+    std::vector<double> current(n);
+    std::vector<char> alive(n, 1), accepted(n, 0);
+    for (double& k : current) k = rng.below(5) == 0 ? 1.0 : 1 + 10 * rng.uniform();
+    if (rng.below(2) == 0) heap.raise_floor(*std::min_element(current.begin(), current.end()));
+    for (std::uint32_t v = 0; v < n; ++v) heap.push(current[v], v);
+    const auto review = [&](std::uint32_t v, double key) {
+      REQUIRE(key <= current[v]);  // a key is never above the value's current one
+      return alive[v] ? current[v] : -1.0;
+    };
+    double key, last = 0;
+    std::uint32_t v;
+    std::uint32_t wrong = 0;
+    while (heap.pop_reviewed(key, v, review)) {
+      wrong += key < last;  // monotone
+      last = key;
+      if (!alive[v]) continue;
+      if (current[v] > key) {
+        heap.push(current[v], v);
+        continue;
+      }
+      double smallest = 1e300;
+      for (std::uint32_t u = 0; u < n; ++u)
+        if (alive[u]) smallest = std::min(smallest, current[u]);
+      wrong += key != smallest;
+      alive[v] = 0;
+      accepted[v] = 1;
+      // The step's effect on others: some die, some keys grow.
+      for (int k = 0; k < 8; ++k) {
+        const std::uint32_t u = static_cast<std::uint32_t>(rng.below(n));
+        if (!alive[u]) continue;
+        const std::uint64_t kind = rng.below(4);
+        if (kind == 0)
+          alive[u] = 0;
+        else if (kind == 1)
+          current[u] *= 1 + 1e-9 * rng.uniform();
+        else if (kind == 2)
+          current[u] += 100 * rng.uniform();
+        else
+          current[u] = std::max(current[u], key);  // a tie with the key just accepted
+      }
+    }
+    CHECK(wrong == 0);
+    CHECK(heap.empty());
+    for (std::uint32_t u = 0; u < n; ++u) REQUIRE((alive[u] == 0 || accepted[u] == 1));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("radix heap: reviewed pops give the smallest current key under lazy re-keying, in both storages") {
+  for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+    check_reviewed_use<RadixHeap<std::uint32_t>>(seed);
+    check_reviewed_use<RadixHeap<std::uint32_t, VectorStack>>(seed);
+  }
+}
+
+TEST_CASE("stacks: keep_if keeps the chosen elements in order, changed, across chunk edges") {
+  ChunkedStack<std::uint64_t> chunked;
+  VectorStack<std::uint64_t> vector;
+  const std::size_t n = 3 * ChunkedStack<std::uint64_t>::kChunk + 5;
+  for (std::uint64_t i = 0; i < n; ++i) {
+    chunked.push(i);
+    vector.push(i);
+  }
+  const auto odd_doubled = [](std::uint64_t& x) {
+    if (x % 2 == 0) return false;
+    x *= 2;
+    return true;
+  };
+  chunked.keep_if(odd_doubled);
+  vector.keep_if(odd_doubled);
+  CHECK(chunked.size() == n / 2);
+  CHECK(vector.size() == n / 2);
+  CHECK(chunked.capacity() <= chunked.size() + 2 * ChunkedStack<std::uint64_t>::kChunk);
+  std::uint64_t expected = 1, wrong = 0;
+  chunked.for_each([&](std::uint64_t x) {
+    wrong += x != 2 * expected;
+    expected += 2;
+  });
+  expected = 1;
+  vector.for_each([&](std::uint64_t x) {
+    wrong += x != 2 * expected;
+    expected += 2;
+  });
+  CHECK(wrong == 0);
+}
