@@ -133,8 +133,12 @@ class RadixHeap {
     return c;
   }
 
+  // A key below the last one popped is taken as that key. Progressive filling recomputes a share
+  // that cannot have fallen, and rounding can put it an ulp below the key just popped; bucketed as
+  // it is, such a key would land by its differing bits, far up the buckets when the last key ends
+  // in zeros (0.25 and the double below it differ in 53 bits), and leave the heap out of order.
   void push(double key, Value value) {
-    put({to_bits(key), value});
+    put({std::max(to_bits(key), last_), value});
     ++size_;
   }
 
@@ -230,9 +234,10 @@ class RadixHeap {
 
   // refill() with each moved entry reviewed first (pop_reviewed). A review can raise an entry's key
   // out of its bucket: it then goes to its bucket for the raised key (a higher one, relative to the
-  // same last key), and only the entries still in the bucket set the new last key, which so agrees
-  // with the old one above the bucket's bit as refill() requires. A bucket emptied by its review is
-  // passed over. Returns whether any entry is left.
+  // same last key), and only the entries left (in this bucket or below it: a key pushed a rounding
+  // error below the last key, now raised to it) set the new last key, which so agrees with the old
+  // one above the bucket's bit, as refill() requires. A bucket emptied by its review is passed over.
+  // Returns whether any entry is left.
   template <class Review>
   bool refill_reviewed(Review& review) {
     while (occupied_ != 0) {
@@ -247,8 +252,10 @@ class RadixHeap {
           --size_;
           return false;
         }
-        e.bits = std::max(e.bits, to_bits(now));  // keys never fall, so never below last_
-        if (bucket_of(e.bits) != i) {
+        // Keys never fall, and none is taken below the last key popped (a caller's key pushed an
+        // ulp below it, by rounding, is raised to it).
+        e.bits = std::max({e.bits, to_bits(now), last_});
+        if (bucket_of(e.bits) > i) {
           put(e);  // raised into a higher bucket
           return false;
         }

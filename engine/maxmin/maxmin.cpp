@@ -353,10 +353,15 @@ void MaxMinSolver::solve(const MaxMinInput& in, const Paths& paths) {
   std::uint64_t frozen_count = 0;
   LinkUpdater<Paths> updater(paths, num_links);
   LinkMarks marks(num_links);
-  while (!heap.empty()) {
-    double key;
-    LinkId l;
-    heap.pop(key, l);
+  // The heap's refills drop each emptied link they would move (RadixHeap::pop_reviewed) instead of
+  // moving it down to the top first. Changed links are left to the pop: re-keyed in the refill they
+  // were read half as often again (a link's key re-computed there can go stale again before its
+  // turn), and links of equal share left the queue in another order.
+  const auto review = [&](LinkId l, double key) { return marks.emptied.test(l) ? -1.0 : key; };
+  double key;
+  LinkId top;
+  while (heap.pop_reviewed(key, top, review)) {
+    const LinkId l = top;
     if (marks.emptied.test(l)) continue;
     if (marks.dirty.test(l)) {  // touched since its key was computed: its share can only have grown
       marks.dirty.reset(l);
@@ -366,7 +371,9 @@ void MaxMinSolver::solve(const MaxMinInput& in, const Paths& paths) {
     }
     // l is a true bottleneck: every other link's share is at least its key >= this key.
     if ((++steps_ & 1023) == 0 && in.progress) in.progress->store(frozen_count, std::memory_order_relaxed);
-    const double level = key;
+    // Its key is its share, unless the heap raised a share rounded an ulp below the last key to
+    // that key (RadixHeap::push): the level is the share itself, so no link gets more than its capacity.
+    const double level = std::min(key, share_of(l));
     updater.clear();
     for (std::uint64_t i = link_first[l]; i < link_first[l + 1]; ++i) {
       const std::uint32_t v = link_vars[i];
