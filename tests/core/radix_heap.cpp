@@ -257,14 +257,14 @@ void check_reviewed_use(std::uint64_t seed) {
 
 }  // namespace
 
-TEST_CASE("radix heap: reviewed pops give the smallest current key under lazy re-keying, in both storages") {
+TEST_CASE("radix heap: reviewed pops give the smallest current key under lazy re-keying in both storages") {
   for (std::uint64_t seed = 1; seed <= 5; ++seed) {
     check_reviewed_use<RadixHeap<std::uint32_t>>(seed);
     check_reviewed_use<RadixHeap<std::uint32_t, VectorStack>>(seed);
   }
 }
 
-TEST_CASE("stacks: keep_if keeps the chosen elements in order, changed, across chunk edges") {
+TEST_CASE("stacks: keep_if keeps the chosen elements changed and in order across chunk edges") {
   ChunkedStack<std::uint64_t> chunked;
   VectorStack<std::uint64_t> vector;
   const std::size_t n = 3 * ChunkedStack<std::uint64_t>::kChunk + 5;
@@ -295,7 +295,7 @@ TEST_CASE("stacks: keep_if keeps the chosen elements in order, changed, across c
   CHECK(wrong == 0);
 }
 
-TEST_CASE("radix heap: a key pushed an ulp below the last key popped comes out next, as that key") {
+TEST_CASE("radix heap: a key pushed an ulp below the last key popped comes out next as that key") {
   // Progressive filling can recompute a share an ulp below the key just popped. 0.25 and the
   // double below it differ in 53 bits: bucketed by those bits the entry would wait behind every
   // key up to 0.5.
