@@ -372,8 +372,11 @@ void MaxMinSolver::solve(const MaxMinInput& in, const Paths& paths) {
     // l is a true bottleneck: every other link's share is at least its key >= this key.
     if ((++steps_ & 1023) == 0 && in.progress) in.progress->store(frozen_count, std::memory_order_relaxed);
     // Its key is its share, unless the heap raised a share rounded an ulp below the last key to
-    // that key (RadixHeap::push): the level is the share itself, so no link gets more than its capacity.
-    const double level = std::min(key, share_of(l));
+    // that key (RadixHeap::push): the level is the share itself, so no link gets more than its
+    // capacity. Never below 0: with weights 2^53 apart a link's weight sum can round to 0 or below
+    // while variables remain, and its share with it.
+    const double share = share_of(l);
+    const double level = share < key ? std::max(0.0, share) : key;
     updater.clear();
     for (std::uint64_t i = link_first[l]; i < link_first[l + 1]; ++i) {
       const std::uint32_t v = link_vars[i];

@@ -252,6 +252,18 @@ TEST_CASE("maxmin: a variable with no link gets +infinity and no bottleneck") {
   CHECK(s.link_paths()[0] == 1);
 }
 
+TEST_CASE("maxmin: weights 2^53 apart give no negative rate") {
+  // 2^53 + 1 + 1 rounds to 2^53 on link 0, so its weight sum reaches 0 with two variables left on
+  // it once the heavy one froze: the rates are then wrong by rounding, but never negative.
+  Problem p;
+  p.capacity = {100.f, 1.f, 1.f};
+  p.add_var({0, 2}, std::ldexp(1.0, 53));
+  p.add_var({0, 1});
+  p.add_var({0});
+  const MaxMinSolver s = solve(p);
+  for (const double r : s.rates()) CHECK(r >= 0);
+}
+
 TEST_CASE("maxmin: unused links report zero paths and zero load and bad input is rejected") {
   Problem p;
   p.capacity = {5.f, 7.f};
