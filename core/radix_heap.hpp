@@ -142,15 +142,10 @@ class RadixHeap {
     ++size_;
   }
 
-  // Removes a smallest entry. Among equal keys the order is fixed by the sequence of operations,
-  // so runs are reproducible.
+  // Removes a smallest entry (the heap must not be empty). Among equal keys the order is fixed by
+  // the sequence of operations, so runs are reproducible.
   void pop(double& key, Value& value) {
-    if (buckets_[0].empty()) refill();
-    const Entry e = buckets_[0].back();
-    buckets_[0].pop();
-    --size_;
-    key = from_bits(e.bits);
-    value = e.value;
+    pop_reviewed(key, value, [](const Value&, double k) { return k; });
   }
 
   // pop() for a queue whose keys are updated lazily (lower bounds of the values' current keys, as in
@@ -162,8 +157,12 @@ class RadixHeap {
   // popping nothing, when no entry is left.
   template <class Review>
   bool pop_reviewed(double& key, Value& value, Review&& review) {
-    if (buckets_[0].empty() && !refill_reviewed(review)) return false;
-    pop(key, value);
+    if (buckets_[0].empty() && !refill(review)) return false;
+    const Entry e = buckets_[0].back();
+    buckets_[0].pop();
+    --size_;
+    key = from_bits(e.bits);
+    value = e.value;
     return true;
   }
 
@@ -215,31 +214,17 @@ class RadixHeap {
     if (b > 0) occupied_ |= std::uint64_t{1} << (b - 1);
   }
 
-  void refill() {
-    // The lowest non-empty bucket, from the occupancy mask (scanning 64 buckets per pop dominated
-    // small heaps). Every bucket below it is empty, bucket 0 included.
-    const auto i = static_cast<std::size_t>(std::countr_zero(occupied_)) + 1;
-    occupied_ &= ~(std::uint64_t{1} << (i - 1));
-    Stack<Entry> moving;
-    moving.swap(buckets_[i]);
-    std::uint64_t smallest = std::numeric_limits<std::uint64_t>::max();
-    moving.for_each([&](const Entry& e) { smallest = e.bits < smallest ? e.bits : smallest; });
-    last_ = smallest;
-    // Every entry lands in a lower bucket relative to the new last key, in its order (a chunked
-    // bucket frees each chunk as it is read, so the heap is never held twice); the emptied storage
-    // goes back to its bucket.
-    moving.drain([&](const Entry& e) { put(e); });
-    moving.swap(buckets_[i]);
-  }
-
-  // refill() with each moved entry reviewed first (pop_reviewed). A review can raise an entry's key
-  // out of its bucket: it then goes to its bucket for the raised key (a higher one, relative to the
-  // same last key), and only the entries left (in this bucket or below it: a key pushed a rounding
-  // error below the last key, now raised to it) set the new last key, which so agrees with the old
-  // one above the bucket's bit, as refill() requires. A bucket emptied by its review is passed over.
-  // Returns whether any entry is left.
+  // Refills bucket 0 from the lowest non-empty bucket (found from the occupancy mask: scanning 64
+  // buckets per pop dominated small heaps; every bucket below it is empty, bucket 0 included), each
+  // entry reviewed first (pop_reviewed). A review can raise an entry's key out of its bucket: it then
+  // goes to its bucket for the raised key (a higher one, relative to the same last key; keys pushed
+  // are never below the last key, so a raised one never lands lower). The entries left set the new
+  // last key, which so agrees with the old one above the bucket's bit and leaves every higher
+  // bucket valid, and each lands in a lower bucket relative to it, in its order (a chunked bucket
+  // frees each chunk as it is read, so the heap is never held twice); the emptied storage goes back
+  // to its bucket. A bucket emptied by its review is passed over. Returns whether any entry is left.
   template <class Review>
-  bool refill_reviewed(Review& review) {
+  bool refill(Review& review) {
     while (occupied_ != 0) {
       const auto i = static_cast<std::size_t>(std::countr_zero(occupied_)) + 1;
       occupied_ &= ~(std::uint64_t{1} << (i - 1));
@@ -252,10 +237,8 @@ class RadixHeap {
           --size_;
           return false;
         }
-        // Keys never fall, and none is taken below the last key popped (a caller's key pushed an
-        // ulp below it, by rounding, is raised to it).
-        e.bits = std::max({e.bits, to_bits(now), last_});
-        if (bucket_of(e.bits) > i) {
+        e.bits = std::max(e.bits, to_bits(now));  // keys never fall
+        if (bucket_of(e.bits) != i) {
           put(e);  // raised into a higher bucket
           return false;
         }
