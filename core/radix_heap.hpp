@@ -237,7 +237,8 @@ class RadixHeap {
           --size_;
           return false;
         }
-        e.bits = std::max(e.bits, to_bits(now));  // keys never fall
+        // Keys never fall. (Compared by value: std::max would bind a reference to the packed field.)
+        if (const std::uint64_t raised = to_bits(now); raised > e.bits) e.bits = raised;
         if (bucket_of(e.bits) != i) {
           put(e);  // raised into a higher bucket
           return false;
