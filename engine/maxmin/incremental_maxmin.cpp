@@ -115,6 +115,7 @@ bool IncrementalMaxMin::at_least(std::uint32_t var, double level) const {
 void IncrementalMaxMin::activate(std::uint32_t var) {
   if (!held_) throw std::logic_error("IncrementalMaxMin::activate(var): no paths given, give the links");
   if (active_[var]) return;
+  check_weight(weight_[var]);
   attach(var);
 }
 
@@ -122,9 +123,20 @@ void IncrementalMaxMin::activate(std::uint32_t var, std::span<const LinkId> link
   if (held_) throw std::logic_error("IncrementalMaxMin::activate(var, links): the paths are held, use activate(var)");
   grow_variables(std::size_t{var} + 1);
   if (active_[var]) return;
+  check_weight(weight);
   place_links(var, links);
   own_weight_[var] = weight;
   attach(var);
+}
+
+void IncrementalMaxMin::check_weight(double weight) {
+  if (!(weight > 0) || !std::isfinite(weight))
+    throw InputError("incremental max-min: a weight of " + std::to_string(weight) + "; weights must be finite and > 0");
+  lightest_ = std::min(lightest_, weight);
+  heaviest_ = std::max(heaviest_, weight);
+  if (heaviest_ > lightest_ * kWeightSpread)
+    throw InputError("incremental max-min: weights " + std::to_string(lightest_) + " and " + std::to_string(heaviest_) +
+                     " are more than 2^20 apart, beyond what its tolerances hold exact (manual/dynamic.md)");
 }
 
 void IncrementalMaxMin::attach(std::uint32_t var) {

@@ -261,8 +261,13 @@ void MaxMinSolver::run(const MaxMinInput& in) {
   if (!in.link_up.empty() && in.link_up.size() != num_links) throw std::invalid_argument("maxmin: link_up size");
   if (!in.capacity_exact.empty() && !in.capacity_gbps.empty() && in.capacity_gbps.size() != num_links)
     throw std::invalid_argument("maxmin: capacity_gbps and capacity_exact differ in size");
-  for (std::uint32_t v = 0; v < num_vars; ++v)
+  double lightest = std::numeric_limits<double>::infinity(), heaviest = 0;
+  for (std::uint32_t v = 0; v < num_vars; ++v) {
     if (!(in.weight[v] > 0)) throw std::invalid_argument("maxmin: weights must be positive");
+    lightest = std::min(lightest, in.weight[v]);
+    heaviest = std::max(heaviest, in.weight[v]);
+  }
+  resum_weights_ = heaviest > lightest * kWeightSpread;
   if (in.runs)
     solve(in, *in.runs);
   else if (in.renumberable_links.empty() || !solve_on_used_links(in))
@@ -340,7 +345,20 @@ void MaxMinSolver::solve(const MaxMinInput& in, const Paths& paths) {
     if (!in.link_up.empty() && !in.link_up[l]) return 0.0;
     return in.capacity_exact.empty() ? static_cast<double>(in.capacity_gbps[l]) : in.capacity_exact[l];
   };
-  auto share_of = [&](std::size_t l) { return std::max(0.0, capacity(l) - link[l].load) / link[l].weight_sum; };
+  // A link's weight sum is kept by subtracting the weights that freeze, each operation rounding by
+  // at most 2^-53 of the sum. With weights within kWeightSpread of one another that is a small part
+  // of any weight left. Further apart, a light weight can vanish in the rounding altogether
+  // (2^53 + 1 + 1 is 2^53, which leaves 0 for two variables once the heavy one froze), so the sum is
+  // then taken again from the link's unfrozen variables each time (a cost of its variables per
+  // share, only for such inputs).
+  auto weight_of = [&](std::size_t l) {
+    if (!resum_weights_) return link[l].weight_sum;
+    double sum = 0;
+    for (std::uint64_t i = link_first[l]; i < link_first[l + 1]; ++i)
+      if (!frozen[link_vars[i]]) sum += in.weight[link_vars[i]];
+    return sum;
+  };
+  auto share_of = [&](std::size_t l) { return std::max(0.0, capacity(l) - link[l].load) / weight_of(l); };
   RadixHeap<LinkId> heap;
   double lowest = std::numeric_limits<double>::infinity();
   for (std::size_t l = 0; l < num_links; ++l)
@@ -373,8 +391,7 @@ void MaxMinSolver::solve(const MaxMinInput& in, const Paths& paths) {
     if ((++steps_ & 1023) == 0 && in.progress) in.progress->store(frozen_count, std::memory_order_relaxed);
     // Its key is its share, unless the heap raised a share rounded an ulp below the last key to
     // that key (RadixHeap::push): the level is the share itself, so no link gets more than its
-    // capacity. Never below 0: with weights 2^53 apart a link's weight sum can round to 0 or below
-    // while variables remain, and its share with it.
+    // capacity. Never below 0, whatever the rounding of the weight sums (weight_of).
     const double share = share_of(l);
     const double level = share < key ? std::max(0.0, share) : key;
     updater.clear();

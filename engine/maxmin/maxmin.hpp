@@ -73,6 +73,10 @@ class MaxMinSolver {
   std::uint64_t steps_ = 0;
   std::uint64_t refreshes_ = 0;
   std::uint64_t solved_links_ = 0;
+  // Weights more than kWeightSpread apart: the links' weight sums are summed again from their
+  // unfrozen variables at every share instead of kept by subtraction (see solve()).
+  static constexpr double kWeightSpread = 0x1p20;
+  bool resum_weights_ = false;
 };
 
 }  // namespace interflow::maxmin
