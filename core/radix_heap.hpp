@@ -14,7 +14,6 @@
 // pushes and pops are then as cheap as a vector's.
 #include <algorithm>
 #include <bit>
-#include <cassert>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -138,10 +137,7 @@ class RadixHeap {
   // that cannot have fallen, and rounding can put it an ulp below the key just popped; bucketed as
   // it is, such a key would land by its differing bits, far up the buckets when the last key ends
   // in zeros (0.25 and the double below it differ in 53 bits), and leave the heap out of order.
-  // Only rounding is clamped so: a key more than 10^-9 below the last one is a caller's bug, which
-  // the sanitizer (Debug) build of the tests would catch here.
   void push(double key, Value value) {
-    assert(!(key < from_bits(last_) * (1 - 1e-9)) && "RadixHeap::push: a key below the last one popped");
     put({std::max(to_bits(key), last_), value});
     ++size_;
   }

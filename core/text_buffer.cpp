@@ -73,39 +73,35 @@ void write_rows(std::ostream& out, std::size_t rows,
   // Two chunks a worker keep them busy; at most 8 in memory (a chunk is about 0.5 MB of flows.csv).
   // The chunks in flight are formatted into buffers owned here, one per token: chunk i takes buffer
   // i mod tokens, which is free by then, as chunk i - tokens has left the last (in-order) stage before
-  // a token lets chunk i in. So the items that travel through the pipeline are plain indices: when
-  // a format throws, oneTBB cancels the pipeline without destroying the items it holds, and owning
-  // pointers left there leaked their buffers.
+  // a token lets chunk i in. What travels through the pipeline is the chunk's number alone, which
+  // oneTBB passes by value: when a format throws, oneTBB cancels the pipeline without destroying the
+  // items it holds, so owning pointers (or items it had to allocate) left there would leak.
   const auto workers = static_cast<std::size_t>(tbb::this_task_arena::max_concurrency());
   const std::size_t tokens = std::min<std::size_t>(2 * workers, 8);
   std::vector<std::unique_ptr<TextBuffer>> buffers(tokens);
-  struct Chunk {
-    std::size_t first, last;
-  };
+  const std::size_t chunks = (rows + chunk - 1) / chunk;
   std::size_t next = 0;
   std::atomic<bool> failed = false;  // the stream failed: nothing more is formatted
   tbb::parallel_pipeline(
       tokens,
-      tbb::make_filter<void, Chunk>(tbb::filter_mode::serial_in_order,
-                                    [&](tbb::flow_control& fc) -> Chunk {
-                                      if (next >= rows || failed.load(std::memory_order_relaxed)) {
-                                        fc.stop();
-                                        return {0, 0};
-                                      }
-                                      const std::size_t first = next;
-                                      next = std::min(rows, next + chunk);
-                                      return {first, next};
-                                    }) &
-          tbb::make_filter<Chunk, Chunk>(tbb::filter_mode::parallel,
-                                         [&](Chunk c) {
-                                           auto& text = buffers[c.first / chunk % tokens];
-                                           if (!text) text = std::make_unique<TextBuffer>();
-                                           text->clear();
-                                           format(*text, c.first, c.last);
-                                           return c;
-                                         }) &
-          tbb::make_filter<Chunk, void>(tbb::filter_mode::serial_in_order, [&](Chunk c) {
-            const std::string_view s = buffers[c.first / chunk % tokens]->view();
+      tbb::make_filter<void, std::size_t>(tbb::filter_mode::serial_in_order,
+                                          [&](tbb::flow_control& fc) -> std::size_t {
+                                            if (next >= chunks || failed.load(std::memory_order_relaxed)) {
+                                              fc.stop();
+                                              return 0;
+                                            }
+                                            return next++;
+                                          }) &
+          tbb::make_filter<std::size_t, std::size_t>(tbb::filter_mode::parallel,
+                                                     [&](std::size_t c) {
+                                                       auto& text = buffers[c % tokens];
+                                                       if (!text) text = std::make_unique<TextBuffer>();
+                                                       text->clear();
+                                                       format(*text, c * chunk, std::min(rows, (c + 1) * chunk));
+                                                       return c;
+                                                     }) &
+          tbb::make_filter<std::size_t, void>(tbb::filter_mode::serial_in_order, [&](std::size_t c) {
+            const std::string_view s = buffers[c % tokens]->view();
             out.write(s.data(), static_cast<std::streamsize>(s.size()));
             if (!out) failed.store(true, std::memory_order_relaxed);
           }));

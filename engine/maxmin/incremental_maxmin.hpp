@@ -53,10 +53,11 @@
 namespace interflow::maxmin {
 
 struct IncrementalStats {
-  std::uint64_t updates = 0;       // update() calls
+  std::uint64_t updates = 0;       // update() calls (and solve_all() calls)
   std::uint64_t solved_vars = 0;   // sum over updates of |S| at the end
   std::uint64_t rounds = 0;        // progressive-filling runs (an update may need several)
   std::uint64_t changed_vars = 0;  // variables whose rate changed
+  std::uint64_t spread_solves = 0;  // update() calls solved whole, the weights lying too far apart
 };
 
 class IncrementalMaxMin {
@@ -160,7 +161,8 @@ class IncrementalMaxMin {
   // whether it applied (otherwise nothing is touched).
   bool solve_alone();
   void solve_set();                  // progressive filling of set_ on residual capacities, into new_rate_
-  // Refuses a weight that is not finite and positive, or more than kWeightSpread from another.
+  double unfrozen_weight(std::uint32_t li);  // weight_sum_[li], summed again where cancellation ate it
+  // Refuses a weight that is not finite and positive; records the lightest and heaviest.
   void check_weight(double weight);
   // Applies the new rates of S that changed by more than tolerance (relative), listing them in changed_.
   void commit(double tolerance);
@@ -240,12 +242,14 @@ class IncrementalMaxMin {
   // The floor of the batch: no variable whose level (rate / weight) is below it can change (see above).
   double floor_level_ = std::numeric_limits<double>::infinity();
   double max_capacity_ = 0;
-  // The weights' spread is bounded: the rules that keep S small compare rates with tolerances
-  // absolute in Gbit/s (kRateChange, kTieAbsolute), which divided by a weight far below the others
-  // become level differences as large as the levels of the light variables, so that a variable at
-  // the top of a link could be taken for one below it. Within 2^20 the random tests against a solve
-  // from scratch hold; the engine's weights are path splits of flows of weight 1.
-  static constexpr double kWeightSpread = 0x1p20;
+  // The rules that keep S small compare rates with tolerances partly absolute (kRateChange's floor,
+  // scaled by weight / heaviest_; kTieAbsolute; the margins of at_least). Divided by weights far
+  // apart these become level differences as large as the light variables' own levels, so that a
+  // variable at the top of a link can be taken for one below it. The random tests against a solve
+  // from scratch hold up to a spread of 2^30 and fail beyond; so once the weights activated lie
+  // further apart, update() solves every active variable (solve_all, which the same tests find
+  // exact up to 2^60). ECMP's per-hop splits on a large mesh reach 2^-63.
+  static constexpr double kWeightSpread = 0x1p30;
   double lightest_ = std::numeric_limits<double>::infinity(), heaviest_ = 0;
   bool track_loads_ = false;
   std::vector<LinkId> load_changes_;
@@ -259,6 +263,9 @@ class IncrementalMaxMin {
   // Local problem of solve_set().
   std::vector<LinkId> local_links_;
   std::vector<double> residual_, weight_sum_;
+  // Per local link, the weight sum when last summed from its variables (weight_sum_ is that minus
+  // the weights frozen since): see unfrozen_weight().
+  std::vector<double> weight_summed_;
   std::vector<std::uint32_t> local_var_offsets_, local_vars_, cursor_, unfrozen_;
   std::vector<std::uint32_t> set_incidence_offsets_, set_local_link_;  // per variable of S: its local links
   // The first closure of an update stops at kCloseFactor × |S| + kCloseAtLeast variables; later ones

@@ -346,8 +346,9 @@ void MaxMinSolver::solve(const MaxMinInput& in, const Paths& paths) {
     return in.capacity_exact.empty() ? static_cast<double>(in.capacity_gbps[l]) : in.capacity_exact[l];
   };
   // A link's weight sum is kept by subtracting the weights that freeze, each operation rounding by
-  // at most 2^-53 of the sum. With weights within kWeightSpread of one another that is a small part
-  // of any weight left. Further apart, a light weight can vanish in the rounding altogether
+  // at most 2^-53 of the sum, so the error relative to what is left grows with the link's variables
+  // and the weights' spread (powers of two sum exactly). Beyond kWeightSpread a light weight can
+  // vanish in the rounding altogether
   // (2^53 + 1 + 1 is 2^53, which leaves 0 for two variables once the heavy one froze), so the sum is
   // then taken again from the link's unfrozen variables each time (a cost of its variables per
   // share, only for such inputs).
