@@ -1,8 +1,8 @@
 #include "engine/maxmin/incremental_maxmin.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -376,7 +376,7 @@ void IncrementalMaxMin::update() {
     for (std::size_t k = 0; k < before; ++k) {
       const std::uint32_t v = set_[k];
       const double d = new_rate_[v] - rate_[v];
-      var_changed_[k] = new_mark_[v] == update_mark_ || std::abs(d) > kRateChange * std::max(weight_[v] / heaviest_, std::abs(rate_[v]));
+      var_changed_[k] = new_mark_[v] == update_mark_ || std::abs(d) > kRateChange * change_scale(v);
     }
     for (std::size_t li = 0; li < local_links_.size(); ++li) {
       const LinkId l = local_links_[li];
@@ -477,7 +477,7 @@ void IncrementalMaxMin::commit(double tolerance) {
     // (A variable leaving rate 0 always counts: its flow gets a completion time. Equal rates never do,
     // also when both are infinite, a variable without links.)
     if (new_rate_[v] == rate_[v] ||
-        (std::abs(d) <= tolerance * std::max(weight_[v] / heaviest_, std::abs(rate_[v])) && !(rate_[v] == 0 && new_rate_[v] > 0)))
+        (std::abs(d) <= tolerance * change_scale(v) && !(rate_[v] == 0 && new_rate_[v] > 0)))
       continue;
     changed_.push_back(v);
     if (std::isfinite(new_rate_[v]))
@@ -541,9 +541,6 @@ void IncrementalMaxMin::end_batch() {
   floor_level_ = kNoFloor;
 }
 
-// Progressive filling of the variables in set_ on the residual capacities (capacity minus the rates of
-// the active variables outside the set). Links in a min-heap keyed by fair share = residual / weight of
-// the unfrozen variables; shares only grow as variables freeze, so stale keys are refreshed when popped.
 // A link's weight sum is kept by subtracting the weights of the variables that freeze, so its
 // rounding error stays that of the largest sum it held: about 2^-53 of weight_summed_ per
 // operation. Relative to what is left that error grows as the sum falls; with weights far apart
@@ -561,6 +558,9 @@ double IncrementalMaxMin::unfrozen_weight(std::uint32_t li) {
   return sum;
 }
 
+// Progressive filling of the variables in set_ on the residual capacities (capacity minus the rates of
+// the active variables outside the set). Links in a min-heap keyed by fair share = residual / weight of
+// the unfrozen variables; shares only grow as variables freeze, so stale keys are refreshed when popped.
 void IncrementalMaxMin::solve_set() {
   ++stats_.rounds;
   number_set();  // S only grows within an update: the variables added since the last round

@@ -42,6 +42,8 @@
 //     an arena, and the blocks grow as needed, so memory follows the active variables, and a number
 //     can carry another variable once inactive: a run whose flows come and go (open-loop arrivals)
 //     needs numbers only for the flows in flight.
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <span>
@@ -164,6 +166,10 @@ class IncrementalMaxMin {
   double unfrozen_weight(std::uint32_t li);  // weight_sum_[li], summed again where cancellation ate it
   // Refuses a weight that is not finite and positive; records the lightest and heaviest.
   void check_weight(double weight);
+  // What a relative change tolerance of var's rate is taken of: its rate, and for a rate near 0 its
+  // weight over the heaviest (a floor in Gbit/s that scales with the weight, so that it stays small
+  // against the levels of light variables).
+  double change_scale(std::uint32_t var) const { return std::max(weight_[var] / heaviest_, std::abs(rate_[var])); }
   // Applies the new rates of S that changed by more than tolerance (relative), listing them in changed_.
   void commit(double tolerance);
   void end_batch();  // forgets the batch's events and its floor

@@ -348,10 +348,9 @@ void MaxMinSolver::solve(const MaxMinInput& in, const Paths& paths) {
   // A link's weight sum is kept by subtracting the weights that freeze, each operation rounding by
   // at most 2^-53 of the sum, so the error relative to what is left grows with the link's variables
   // and the weights' spread (powers of two sum exactly). Beyond kWeightSpread a light weight can
-  // vanish in the rounding altogether
-  // (2^53 + 1 + 1 is 2^53, which leaves 0 for two variables once the heavy one froze), so the sum is
-  // then taken again from the link's unfrozen variables each time (a cost of its variables per
-  // share, only for such inputs).
+  // vanish in the rounding altogether (2^53 + 1 + 1 is 2^53, which leaves 0 for two variables once
+  // the heavy one froze), so the sum is then taken again from the link's unfrozen variables each
+  // time (a cost of its variables per share, only for such inputs).
   auto weight_of = [&](std::size_t l) {
     if (!resum_weights_) return link[l].weight_sum;
     double sum = 0;
