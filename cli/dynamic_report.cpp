@@ -71,6 +71,7 @@ Json simulation_json(const TransportResult& r) {
           {"solver_rounds", r.solver_rounds},
           {"solved_variables_per_batch", solved_per_batch(r)},
           {"changed_variables", r.changed_vars},
+          {"whole_solves_for_weight_spread", r.spread_solves},
           {"solve_share", r.simulate_seconds > 0 ? r.solve_seconds / r.simulate_seconds : 0.0},
           {"batch_tolerance", r.batch_tolerance},
           {"transfers_ended_early", r.ended_early},
@@ -257,6 +258,9 @@ void print_dynamic_summary(const DynamicRun& run, const RunHeader& header, std::
       << (r.simulate_seconds > 0 ? 100 * r.solve_seconds / r.simulate_seconds : 0.0) << " % of the simulation)\n";
   out.unsetf(std::ios::fixed);
   out << std::setprecision(6);
+  if (r.spread_solves > 0)
+    row("solved whole") << r.spread_solves
+                        << " updates re-solved every active flow (path weights more than 2^30 apart)\n";
   if (r.profile.on) {
     const Json p = profile_json(r);
     row("profile (s)") << "solve " << p["solve_s"].get<double>() << ", rates " << p["rates_s"].get<double>()

@@ -98,6 +98,9 @@ struct TransportResult {
   std::uint64_t batches = 0, events = 0;
   // Flow transport: the incremental solver's work (0 for other transports).
   std::uint64_t solved_vars = 0, changed_vars = 0, solver_rounds = 0;
+  // Updates solved for every active variable because the weights lie more than 2^30 apart
+  // (engine/maxmin/incremental_maxmin.hpp).
+  std::uint64_t spread_solves = 0;
   double route_seconds = 0, simulate_seconds = 0, solve_seconds = 0;
   double max_verify_error = 0;  // flow transport with verification: largest relative rate difference found
   // Flow transport with a batch tolerance: transfers ended before they were due, by how much at most

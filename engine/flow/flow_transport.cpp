@@ -493,6 +493,7 @@ void FlowTransport::close() {
   r.solved_vars = st.solved_vars;
   r.changed_vars = st.changed_vars;
   r.solver_rounds = st.rounds;
+  r.spread_solves = st.spread_solves;
   close_series();
 }
 

@@ -248,6 +248,7 @@ IncrementalStats ClassedMaxMin::stats() const {
     total.solved_vars += s.stats().solved_vars;
     total.rounds += s.stats().rounds;
     total.changed_vars += s.stats().changed_vars;
+    total.spread_solves += s.stats().spread_solves;
   };
   for (const auto& level : levels_) add(*level);
   if (leftover_) add(*leftover_);

@@ -466,6 +466,7 @@ void IncrementalMaxMin::solve_all() {
   if (set_.empty()) return;
   solve_set();
   commit(0);
+  stats_.changed_vars += changed_.size();
 }
 
 void IncrementalMaxMin::commit(double tolerance) {

@@ -320,6 +320,38 @@ TEST_CASE("dynamic: incremental re-solves equal solves from scratch on random ar
   }
 }
 
+TEST_CASE("dynamic: ECMP splits more than 2^30 apart are solved whole and counted") {
+  // On a mesh of width W and height 2, the flow from the corner (0, 0) to (W - 1, 1) has W paths:
+  // each vertex of the bottom row splits between right and up, so the path up at the last column
+  // carries 2^-(W-1), against the flow to (1, 0) with its one path of weight 1. W = 33 puts the
+  // weights 2^32 apart, beyond what the incremental rules are tested for (2^30), so every update is
+  // a solve of all active flows; W = 9 (2^8) is not.
+  for (const int width : {9, 33}) {
+    CAPTURE(width);
+    auto t = test::build_topology("mesh:dims=" + std::to_string(width) + "x2");
+    const Network& net = t->network();
+    FlowWorkload w;
+    for (EndpointId d = 1; d < net.num_endpoints(); ++d) w.add(0, d, kMB * (1 + d % 3), 1e-6 * (d % 5));
+    const TransportResult r = run(*t, "ecmp", w, true);
+    CHECK(r.max_verify_error < 1e-9);
+    CHECK(r.state[0] == FlowState::Delivered);
+    // Rates do change in those solves, and are counted as such.
+    CHECK(r.changed_vars >= w.size());
+    if (width == 33) CHECK(r.spread_solves == r.batches);
+    if (width == 9) CHECK(r.spread_solves == 0);
+  }
+  // Every update solved whole (--full-resolve) counts its changed rates too.
+  auto t = test::build_topology("mesh:dims=9x2");
+  FlowWorkload w;
+  for (EndpointId d = 1; d < t->network().num_endpoints(); ++d) w.add(0, d, kMB, 0);
+  auto routing = test::build_routing("ecmp", *t);
+  flow::FlowTransportOptions o;
+  o.incremental = false;
+  const TransportResult whole = test::run_flows(t->network(), *routing, w, o);
+  CHECK(whole.changed_vars >= w.size());
+  CHECK(whole.spread_solves == 0);
+}
+
 TEST_CASE("dynamic: under every class policy incremental re-solves equal the policy solved from scratch") {
   auto t = test::build_topology("fattree:k=4,n=3");
   const Network& net = t->network();
