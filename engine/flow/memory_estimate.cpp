@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "core/random.hpp"
 #include "engine/flow/streamed_maxmin.hpp"
 #include "engine/flow/static_engine.hpp"
+#include "engine/maxmin/maxmin.hpp"
 #include "engine/maxmin/path_runs.hpp"
 
 namespace interflow::flow {
@@ -34,6 +36,9 @@ void measure_paths(const Network& net, const Routing& routing, std::uint64_t n, 
   sample.reserve(k);
   for (std::uint64_t i = 0; i < k; ++i) flow_at(i * n / k, sample);
   std::uint64_t vars = 0, links = 0, run_bytes = 0;
+  const auto note_split = [&](double split) {
+    if (split > 0) e.split_unit_exponent = std::min(e.split_unit_exponent, maxmin::lowest_bit_exponent(split));
+  };
   const auto add_runs = [&](std::span<const LinkId> path) {
     run_bytes += maxmin::PathRuns::encoded_bytes(path) + 12;  // the bytes, an offset and a length
   };
@@ -47,6 +52,7 @@ void measure_paths(const Network& net, const Routing& routing, std::uint64_t n, 
       sink.end_flow();
       vars += sink.num_vars();
       links += sink.num_links();
+      for (const float split : sink.splits()) note_split(split);
       std::size_t first = 0;
       for (const std::uint32_t length : sink.var_lengths()) {
         add_runs(sink.links().subspan(first, length));
@@ -57,6 +63,7 @@ void measure_paths(const Network& net, const Routing& routing, std::uint64_t n, 
     const PathTable table = routing.route_all(net, sample, RouteContext{seed, nullptr, ~std::uint64_t{0}});
     vars = table.num_vars();
     links = table.num_link_entries();
+    for (std::uint32_t v = 0; v < table.num_vars(); ++v) note_split(table.split(v));
     for (std::uint32_t v = 0; v < table.num_vars(); ++v) add_runs(table.links(v));
   }
   e.vars_per_flow = static_cast<double>(vars) / static_cast<double>(k);
@@ -111,6 +118,25 @@ MemoryEstimate estimate_held_run(const Network& net, const Routing& routing, con
   // the used-link ranks (2 bits per link) and capacities (4 per used link).
   const std::uint64_t copies = e.paths_kept ? 0 : 4 * v + 4 * n;
   e.solver = 8 * v + copies + 13 * v + 4 * entries + 36 * u + l / 4 + (compacted ? l / 4 + 4 * u : 0);
+  // Weights whose sums may round make the solver keep each link's last summed weight (8 per solved
+  // link; maxmin.hpp). A variable's weight is its flow's times its split, a multiple of 2^(the sum of
+  // their lowest bits); a link's sum is at most twice the flows' total weight (each flow's splits sum to
+  // one; a path may cross a link twice).
+  int unit = e.split_unit_exponent;
+  double heaviest = 1;
+  if (!flows.weight.empty()) {
+    int flow_unit = std::numeric_limits<int>::max();
+    heaviest = 0;
+    for (const float w : flows.weight)
+      if (w > 0 && std::isfinite(w)) {
+        flow_unit = std::min(flow_unit, maxmin::lowest_bit_exponent(w));
+        heaviest = std::max(heaviest, static_cast<double>(w));
+      }
+    unit = flow_unit == std::numeric_limits<int>::max() ? unit : unit + flow_unit;
+  }
+  e.exact_weight_sums = e.split_unit_exponent == std::numeric_limits<int>::max() ||
+                        maxmin::weight_sums_exact(2 * heaviest * static_cast<double>(n), unit);
+  if (!e.exact_weight_sums) e.solver += 8 * u;
   // After the solve: weights, rates and bottlenecks still alive; per flow its rate, length and
   // bottleneck (16) and the routed rates summarised (8); per link paths and load (12), made from
   // those of the used links when compacted (12 per used link alive at once).

@@ -12,6 +12,7 @@
 // largest phase. A routing whose path lengths vary a lot from flow to flow makes the sample's mean
 // an estimate, not a bound (bench/RESULTS.md compares it with measured peaks).
 #include <cstdint>
+#include <limits>
 
 #include "core/flows.hpp"
 #include "core/network.hpp"
@@ -27,6 +28,10 @@ struct MemoryEstimate {
   double vars_per_flow = 0, links_per_flow = 0;
   double run_bytes_per_flow = 0;  // the paths' run-coded copy (path_runs.hpp), per flow
   std::uint64_t used_links = 0;   // links some path is expected to cross (the solver's state is for those)
+  // The lowest bit of the sampled paths' splits (maxmin::lowest_bit_exponent; int max: none), and
+  // whether the solver's weight sums are expected exact (otherwise it keeps 8 bytes more per link).
+  int split_unit_exponent = std::numeric_limits<int>::max();
+  bool exact_weight_sums = true;
   // Bytes alive throughout the run.
   std::uint64_t process = 0;   // the program itself: code, libraries, thread stacks
   std::uint64_t network = 0;   // the network's arrays

@@ -2,11 +2,14 @@
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
+#include <tbb/parallel_reduce.h>
 #include <tbb/partitioner.h>
 #include <tbb/task_arena.h>
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
+#include <cmath>
 #include <limits>
 #include <optional>
 #include <stdexcept>
@@ -21,6 +24,18 @@
 #include "engine/maxmin/path_runs.hpp"
 
 namespace interflow::maxmin {
+
+int lowest_bit_exponent(double w) {
+  const auto bits = std::bit_cast<std::uint64_t>(w);
+  const int biased = static_cast<int>(bits >> 52);  // the sign bit is 0
+  std::uint64_t mantissa = bits & ((std::uint64_t{1} << 52) - 1);
+  if (biased != 0) mantissa |= std::uint64_t{1} << 52;  // normal: the implicit leading bit
+  return (biased == 0 ? 1 : biased) - 1075 + std::countr_zero(mantissa);
+}
+
+bool weight_sums_exact(double heaviest_sum, int unit_exponent) {
+  return std::ldexp(heaviest_sum, -unit_exponent) < 0x1p53;
+}
 
 namespace {
 constexpr std::size_t kGrain = 1 << 14;  // work items per parallel task
@@ -261,13 +276,12 @@ void MaxMinSolver::run(const MaxMinInput& in) {
   if (!in.link_up.empty() && in.link_up.size() != num_links) throw std::invalid_argument("maxmin: link_up size");
   if (!in.capacity_exact.empty() && !in.capacity_gbps.empty() && in.capacity_gbps.size() != num_links)
     throw std::invalid_argument("maxmin: capacity_gbps and capacity_exact differ in size");
-  double lightest = std::numeric_limits<double>::infinity(), heaviest = 0;
+  unit_exponent_ = std::numeric_limits<int>::max();
   for (std::uint32_t v = 0; v < num_vars; ++v) {
-    if (!(in.weight[v] > 0)) throw std::invalid_argument("maxmin: weights must be positive");
-    lightest = std::min(lightest, in.weight[v]);
-    heaviest = std::max(heaviest, in.weight[v]);
+    if (!(std::isfinite(in.weight[v]) && in.weight[v] > 0))
+      throw std::invalid_argument("maxmin: weights must be finite and positive");
+    unit_exponent_ = std::min(unit_exponent_, lowest_bit_exponent(in.weight[v]));
   }
-  resum_weights_ = heaviest > lightest * kWeightSpread;
   if (in.runs)
     solve(in, *in.runs);
   else if (in.renumberable_links.empty() || !solve_on_used_links(in))
@@ -324,15 +338,32 @@ void MaxMinSolver::solve(const MaxMinInput& in, const Paths& paths) {
   using Range = tbb::blocked_range<std::size_t>;
 
   LinkStates link(num_links);  // not zeroed: every entry is written below
-  tbb::parallel_for(Range(0, num_links, kGrain), [&](const Range& r) {
-    for (std::size_t l = r.begin(); l < r.end(); ++l) {
-      auto first = link_vars.begin() + link_first[l];
-      auto last = link_vars.begin() + link_first[l + 1];
-      double weight_sum = 0;
-      for (auto it = first; it != last; ++it) weight_sum += in.weight[*it];
-      link[l] = {0.0, weight_sum, link_first[l + 1] - link_first[l]};
-    }
-  });
+  const double heaviest_sum = tbb::parallel_reduce(
+      Range(0, num_links, kGrain), 0.0,
+      [&](const Range& r, double heaviest) {
+        for (std::size_t l = r.begin(); l < r.end(); ++l) {
+          auto first = link_vars.begin() + link_first[l];
+          auto last = link_vars.begin() + link_first[l + 1];
+          double weight_sum = 0;
+          for (auto it = first; it != last; ++it) weight_sum += in.weight[*it];
+          link[l] = {0.0, weight_sum, link_first[l + 1] - link_first[l]};
+          heaviest = std::max(heaviest, weight_sum);
+        }
+        return heaviest;
+      },
+      [](double a, double b) { return std::max(a, b); });
+  // Every weight is a whole multiple of 2^unit_exponent_, so every sum of some of a link's weights
+  // is too, and none exceeds the link's whole sum: below 2^53 units they are all doubles, and
+  // every addition and subtraction of weights is exact (single-path weights of 1, ECMP's per-hop
+  // splits on most networks).
+  exact_sums_ = weight_sums_exact(heaviest_sum, unit_exponent_);
+  FillLaterVector<double> summed;  // per link: its weight sum when last summed (exact_sums_ off)
+  if (!exact_sums_) {
+    summed.resize(num_links);
+    tbb::parallel_for(Range(0, num_links, kGrain), [&](const Range& r) {
+      for (std::size_t l = r.begin(); l < r.end(); ++l) summed[l] = link[l].weight_sum;
+    });
+  }
   std::vector<std::uint8_t> frozen(num_vars, 0);
   for (std::uint32_t v = 0; v < num_vars; ++v) {
     if (paths.empty(v)) {
@@ -345,17 +376,23 @@ void MaxMinSolver::solve(const MaxMinInput& in, const Paths& paths) {
     if (!in.link_up.empty() && !in.link_up[l]) return 0.0;
     return in.capacity_exact.empty() ? static_cast<double>(in.capacity_gbps[l]) : in.capacity_exact[l];
   };
-  // A link's weight sum is kept by subtracting the weights that freeze, each operation rounding by
-  // at most 2^-53 of the sum, so the error relative to what is left grows with the link's variables
-  // and the weights' spread (powers of two sum exactly). Beyond kWeightSpread a light weight can
-  // vanish in the rounding altogether (2^53 + 1 + 1 is 2^53, which leaves 0 for two variables once
-  // the heavy one froze), so the sum is then taken again from the link's unfrozen variables each
-  // time (a cost of its variables per share, only for such inputs).
+  // A link's weight sum is kept by subtracting the weights that freeze. Unless those operations are
+  // exact (exact_sums_), each rounds by up to 2^-53 of the sum last summed, so the error relative to
+  // what is left grows as the sum falls: behind 10^5 heavy variables a light one's share was 2e-5
+  // off, and with weights 2^53 apart a light weight vanishes altogether (2^53 + 1 + 1 is 2^53, which
+  // leaves 0 for two variables once the heavy one froze). So a sum that has fallen below
+  // 1/kResumFall of its last summing is summed again from the link's unfrozen variables: the error
+  // stays within about kResumFall x (the link's variables) x 2^-53 of what is left. As each summing
+  // follows a fall by kResumFall, a link is summed at most 1 + log16(its sum / its lightest weight)
+  // times, each a read of its variables.
   auto weight_of = [&](std::size_t l) {
-    if (!resum_weights_) return link[l].weight_sum;
+    if (exact_sums_) return link[l].weight_sum;
+    const double kept = link[l].weight_sum;
+    if (kept >= summed[l] * (1 / kResumFall)) return kept;
     double sum = 0;
     for (std::uint64_t i = link_first[l]; i < link_first[l + 1]; ++i)
       if (!frozen[link_vars[i]]) sum += in.weight[link_vars[i]];
+    link[l].weight_sum = summed[l] = sum;
     return sum;
   };
   auto share_of = [&](std::size_t l) { return std::max(0.0, capacity(l) - link[l].load) / weight_of(l); };

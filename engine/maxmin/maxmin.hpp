@@ -20,6 +20,12 @@ namespace interflow::maxmin {
 
 class PathRuns;
 
+// The exponent of the lowest set bit of a finite w > 0: w is a whole multiple of 2^that.
+int lowest_bit_exponent(double w);
+// Whether every sum of weights that are whole multiples of 2^unit_exponent, none above heaviest_sum,
+// is a double (below 2^53 units), so that adding and subtracting such weights is exact.
+bool weight_sums_exact(double heaviest_sum, int unit_exponent);
+
 struct MaxMinInput {
   std::span<const float> capacity_gbps;            // per link
   std::span<const std::uint64_t> var_offsets;      // per variable, size V+1, into `links`
@@ -73,10 +79,13 @@ class MaxMinSolver {
   std::uint64_t steps_ = 0;
   std::uint64_t refreshes_ = 0;
   std::uint64_t solved_links_ = 0;
-  // Weights more than kWeightSpread apart: the links' weight sums are summed again from their
-  // unfrozen variables at every share instead of kept by subtraction (see solve()).
-  static constexpr double kWeightSpread = 0x1p20;
-  bool resum_weights_ = false;
+  // Whether the links' weight sums are exact whatever weights freeze (every weight a multiple of one
+  // power of two, and every link's sum below 2^53 of that unit): then they are kept by subtraction
+  // alone. Otherwise a sum that has fallen below 1/kResumFall of its last summing is summed again
+  // from the link's unfrozen variables (see solve()).
+  static constexpr double kResumFall = 16;
+  bool exact_sums_ = true;
+  int unit_exponent_ = 0;  // every weight is a whole multiple of 2^unit_exponent_
 };
 
 }  // namespace interflow::maxmin

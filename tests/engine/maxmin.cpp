@@ -269,6 +269,23 @@ TEST_CASE("maxmin: weights 2^53 apart give the max-min rates") {
   CHECK(s.link_load()[0] == approx(100.0));
 }
 
+TEST_CASE("maxmin: light variables behind many heavy ones get their exact share") {
+  // 10^5 heavy variables (weight w) freeze first at link 1 (capacity 1), taking 1 of link 0's 100;
+  // three light ones (weight 1.1, not a power of two) then share the 99 left on link 0: 33 each.
+  // Kept by subtraction alone, link 0's weight sum (10^5 w + 3.3) loses the light weights in the
+  // rounding of the heavy ones: with w = 1.1 x 2^20 the light rates came out up to 10^-5 off.
+  for (const double heavy : {1.1, 1.1 * 0x1p20, 1.1 * 0x1p40}) {
+    CAPTURE(heavy);
+    Problem p;
+    p.capacity = {100.f, 1.f};
+    for (int i = 0; i < 100000; ++i) p.add_var({0, 1}, heavy);
+    for (int i = 0; i < 3; ++i) p.add_var({0}, 1.1);
+    const MaxMinSolver s = solve(p);
+    for (std::uint32_t v = 100000; v < 100003; ++v) CHECK(s.rates()[v] == approx(33.0).epsilon(1e-12));
+    CHECK(s.rates()[0] == approx(1e-5).epsilon(1e-9));  // 1 over a sum of 10^5 weights
+  }
+}
+
 TEST_CASE("maxmin: unused links report zero paths and zero load and bad input is rejected") {
   Problem p;
   p.capacity = {5.f, 7.f};
@@ -278,10 +295,12 @@ TEST_CASE("maxmin: unused links report zero paths and zero load and bad input is
   CHECK(s.link_load()[0] == 0.0);
   CHECK(s.link_load()[1] == approx(7.0));
 
-  Problem zero_weight = p;
-  zero_weight.weight[0] = 0;
   MaxMinSolver solver;
-  CHECK_THROWS(solver.run(zero_weight.input()));
+  for (const double bad : {0.0, -1.0, std::numeric_limits<double>::infinity(), std::nan("")}) {
+    Problem bad_weight = p;
+    bad_weight.weight[0] = bad;
+    CHECK_THROWS(solver.run(bad_weight.input()));
+  }
   std::vector<std::uint64_t> short_offsets{0};
   CHECK_THROWS(solver.run({p.capacity, short_offsets, p.links, p.weight}));
 }

@@ -12,6 +12,7 @@
 #include "core/error.hpp"
 #include "engine/flow/memory_estimate.hpp"
 #include "engine/flow/static_engine.hpp"
+#include "engine/maxmin/maxmin.hpp"
 #include "engine/maxmin/path_runs.hpp"
 
 using namespace interflow;
@@ -111,4 +112,26 @@ TEST_CASE("memory estimate: a run that would not fit is refused with the figures
   const cli::StaticRun fits = cli::run_static(plugins(), c);
   CHECK(fits.solved);
   CHECK(fits.memory_available_bytes == 64ULL << 30);
+}
+
+TEST_CASE("memory estimate: weights whose sums may round add the solver's last sums per link") {
+  // Paths split in thirds (three of a fat tree's paths each): with weights of 1, every weight is a
+  // multiple of the float 1/3's lowest bit and the sums stay exact; with weights of 0.1 (another 24
+  // bits) they may round, and the solver keeps 8 bytes per link more (maxmin.hpp).
+  const cli::StaticRun run =
+      cli::run_static(plugins(), config("fattree:k=8,n=3", "ecmp:mode=path,max_paths=3", "uniform:flows_per_endpoint=4"));
+  REQUIRE(run.solved);
+  const Network& net = run.setup.topology->network();
+  const flow::MemoryEstimate& plain = run.memory;
+  CHECK(plain.exact_weight_sums);
+  CHECK(plain.split_unit_exponent == maxmin::lowest_bit_exponent(static_cast<float>(1.0 / 3)));
+  FlowSet weighted = run.flows;
+  weighted.weight.assign(weighted.size(), 0.1f);
+  const flow::MemoryEstimate heavy = flow::estimate_held_run(net, *run.setup.routing, weighted, run.config.network.seed, true);
+  CHECK(!heavy.exact_weight_sums);
+  const std::uint64_t solved_links = heavy.used_links <= net.num_links() - net.num_links() / 10 ? heavy.used_links : net.num_links();
+  CHECK(heavy.solver == plain.solver + 8 * solved_links);
+  FlowSet halves = run.flows;
+  halves.weight.assign(halves.size(), 0.5f);
+  CHECK(flow::estimate_held_run(net, *run.setup.routing, halves, run.config.network.seed, true).exact_weight_sums);
 }
