@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <span>
 
 #include "core/random.hpp"
 #include "engine/flow/streamed_maxmin.hpp"
@@ -71,6 +72,29 @@ void measure_paths(const Network& net, const Routing& routing, std::uint64_t n, 
   e.run_bytes_per_flow = static_cast<double>(run_bytes) / static_cast<double>(k);
 }
 
+// Weights whose sums may round make the solver keep each link's last summed weight (8 bytes per
+// solved link; maxmin.hpp). A variable's weight is its flow's times its split, a multiple of 2^(the
+// sum of their lowest bits); a link's sum is at most twice the flows' total weight (each flow's
+// splits sum to one; a path may cross a link twice). `weights`: the flows' (empty: all 1).
+void note_weight_sums(std::span<const float> weights, MemoryEstimate& e) {
+  constexpr int kNone = std::numeric_limits<int>::max();
+  if (e.split_unit_exponent == kNone) return;  // no variable sampled: nothing known, nothing counted
+  int flow_unit = 0;
+  double heaviest = 1;
+  if (!weights.empty()) {
+    flow_unit = kNone;
+    heaviest = 0;
+    for (const float w : weights)
+      if (w > 0 && std::isfinite(w)) {
+        flow_unit = std::min(flow_unit, maxmin::lowest_bit_exponent(w));
+        heaviest = std::max(heaviest, static_cast<double>(w));
+      }
+    if (flow_unit == kNone) return;
+  }
+  e.exact_weight_sums = maxmin::weight_sums_exact(2 * heaviest * static_cast<double>(e.flows),
+                                                  e.split_unit_exponent + flow_unit);
+}
+
 }  // namespace
 
 std::uint64_t MemoryEstimate::peak() const {
@@ -118,24 +142,7 @@ MemoryEstimate estimate_held_run(const Network& net, const Routing& routing, con
   // the used-link ranks (2 bits per link) and capacities (4 per used link).
   const std::uint64_t copies = e.paths_kept ? 0 : 4 * v + 4 * n;
   e.solver = 8 * v + copies + 13 * v + 4 * entries + 36 * u + l / 4 + (compacted ? l / 4 + 4 * u : 0);
-  // Weights whose sums may round make the solver keep each link's last summed weight (8 per solved
-  // link; maxmin.hpp). A variable's weight is its flow's times its split, a multiple of 2^(the sum of
-  // their lowest bits); a link's sum is at most twice the flows' total weight (each flow's splits sum to
-  // one; a path may cross a link twice).
-  int unit = e.split_unit_exponent;
-  double heaviest = 1;
-  if (!flows.weight.empty()) {
-    int flow_unit = std::numeric_limits<int>::max();
-    heaviest = 0;
-    for (const float w : flows.weight)
-      if (w > 0 && std::isfinite(w)) {
-        flow_unit = std::min(flow_unit, maxmin::lowest_bit_exponent(w));
-        heaviest = std::max(heaviest, static_cast<double>(w));
-      }
-    unit = flow_unit == std::numeric_limits<int>::max() ? unit : unit + flow_unit;
-  }
-  e.exact_weight_sums = e.split_unit_exponent == std::numeric_limits<int>::max() ||
-                        maxmin::weight_sums_exact(2 * heaviest * static_cast<double>(n), unit);
+  note_weight_sums(flows.weight, e);
   if (!e.exact_weight_sums) e.solver += 8 * u;
   // After the solve: weights, rates and bottlenecks still alive; per flow its rate, length and
   // bottleneck (16) and the routed rates summarised (8); per link paths and load (12), made from
@@ -165,6 +172,8 @@ MemoryEstimate estimate_streamed_run(const Network& net, const Routing& routing,
   const std::uint64_t groups = StreamedMaxMin::groups_for(net.num_links());
   e.solver = parts * l * (28 + 16 * groups) + l * (24 + 8 * groups + 2 + 16) + 2 * ((e.flows + 63) / 64 * 8) +
              3 * buffer + 64 * l;
+  note_weight_sums({}, e);  // streamed flows have weight 1
+  if (!e.exact_weight_sums) e.solver += 8 * l;
   e.results = 12 * l;
   return e;
 }

@@ -6,6 +6,7 @@
 #include "tests/support/approx.hpp"
 
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include "cli/static_run.hpp"
@@ -134,4 +135,12 @@ TEST_CASE("memory estimate: weights whose sums may round add the solver's last s
   FlowSet halves = run.flows;
   halves.weight.assign(halves.size(), 0.5f);
   CHECK(flow::estimate_held_run(net, *run.setup.routing, halves, run.config.network.seed, true).exact_weight_sums);
+  // Flows that give no variable (each to itself): nothing sampled, nothing counted (the sum of the
+  // units is not taken: it would overflow with weights whose lowest bit is 2 or above).
+  FlowSet selfs;
+  for (EndpointId e = 0; e < 8; ++e) selfs.add(e, e);
+  selfs.weight.assign(selfs.size(), 2.0f);
+  const flow::MemoryEstimate none = flow::estimate_held_run(net, *run.setup.routing, selfs, 1, true);
+  CHECK(none.split_unit_exponent == std::numeric_limits<int>::max());
+  CHECK(none.exact_weight_sums);
 }
