@@ -362,11 +362,16 @@ void IncrementalMaxMin::update() {
     return;
   }
 
-  // The first closure is bounded: where most links are saturated it can reach every variable at the
-  // top of one (the whole network) for a change that stays local. Once a solve shows the change
-  // spreading (S grows), the closure is not bounded any more.
-  close_limit_ = kCloseFactor * set_.size() + kCloseAtLeast;
+  // The first closure is bounded, unless bounds have proved useless in this run (learn_closure_bound):
+  // where most links are saturated it can reach every variable at the top of one (the whole network)
+  // for a change that stays local. Once a solve shows the change spreading (S grows), the closure is
+  // not bounded any more.
+  const std::size_t bound = kCloseFactor * set_.size() + kCloseAtLeast;
+  const bool bounded = closure_score_ <= 0;
+  close_limit_ = bounded ? bound : std::numeric_limits<std::size_t>::max();
   close_set();
+  // Whether the bound stopped the closure (bounded), or would have (unbounded).
+  const bool beyond = bounded ? numbered_ < set_.size() : set_.size() > bound;
   for (;;) {
     solve_set();
     // Links that froze variables of S, and saturated links where a rate changed, bring variables in.
@@ -400,7 +405,19 @@ void IncrementalMaxMin::update() {
   stats_.solved_vars += set_.size();
   commit(kRateChange);
   stats_.changed_vars += changed_.size();
+  if (beyond) learn_closure_bound(bounded, bound);
   end_batch();
+}
+
+void IncrementalMaxMin::learn_closure_bound(bool bounded, std::size_t bound) {
+  // A bound that stopped the closure was useless when S still grew to more than twice it: the change
+  // did spread, and the solve of the part closed first only added a round, whose interim rates
+  // brought in variables the final ones leave alone (on the contended fat tree of bench/RESULTS.md
+  // such updates were 4 % of all and held half the variables solved). An unbounded closure that went
+  // beyond the bound was needed when more variables than the bound changed. Each outcome moves the
+  // score by one, within ±kClosureScoreMax, so that a run settles on what its updates show.
+  const bool against_bound = bounded ? set_.size() > 2 * bound : changed_.size() > bound;
+  closure_score_ = std::clamp(closure_score_ + (against_bound ? 1 : -1), -kClosureScoreMax, kClosureScoreMax);
 }
 
 bool IncrementalMaxMin::solve_alone() {

@@ -15,7 +15,8 @@
 //      rose, and every variable (above the floor) of a link whose capacity was cut.
 //   2. S is closed over the saturated links of its variables: their top-level variables join (a change
 //      spreads through them; taking them at once saves solve-and-expand rounds), up to 16 × |S| + 256
-//      variables at first, without bound once a round has grown S. When S holds over half the active
+//      variables at first (unless the run has shown that bound useless: learn_closure_bound),
+//      without bound once a round has grown S. When S holds over half the active
 //      variables, all above the floor join. (Taking variables in only adds work: a
 //      variable of S whose rate does not change is solved to the rate it has.)
 //   3. S is solved by progressive filling on the residual capacities: capacity minus the rates of the
@@ -158,6 +159,9 @@ class IncrementalMaxMin {
   // join, and so on), numbering them, until S holds close_limit_ variables; takes in every variable
   // above the floor once S holds half of the active ones.
   void close_set();
+  // After an update whose first closure went beyond its bound (bounded: stopped there), whether the
+  // bound helped: moves closure_score_.
+  void learn_closure_bound(bool bounded, std::size_t bound);
   // The commonest batch at light load, solved directly: one newcomer, no departure or capacity change,
   // alone on each of its links (step 1's S is that one variable and steps 2-4 add nothing). Returns
   // whether it applied (otherwise nothing is touched).
@@ -279,6 +283,9 @@ class IncrementalMaxMin {
   // unbounded first closure took 41 variables to 12,000 for 52 that changed (bench/RESULTS.md).
   static constexpr std::size_t kCloseFactor = 16, kCloseAtLeast = 256;
   std::size_t close_limit_ = 0;
+  // Above 0 the first closure is not bounded either (learn_closure_bound).
+  static constexpr int kClosureScoreMax = 8;
+  int closure_score_ = 0;
   std::size_t numbered_ = 0;                                           // variables of S numbered so far
   std::vector<double> load_delta_;                                     // per local link, in commit()
   std::vector<std::uint8_t> frozen_, bottleneck_, var_changed_;
