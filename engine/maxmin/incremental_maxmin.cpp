@@ -369,9 +369,10 @@ void IncrementalMaxMin::update() {
   const std::size_t bound = kCloseFactor * set_.size() + kCloseAtLeast;
   const bool bounded = closure_score_ <= 0;
   close_limit_ = bounded ? bound : std::numeric_limits<std::size_t>::max();
-  close_set();
-  // Whether the bound stopped the closure (bounded), or would have (unbounded).
-  const bool beyond = bounded ? numbered_ < set_.size() : set_.size() > bound;
+  const std::size_t closed = close_set();
+  // Whether the bound stopped the closure (bounded), or would have (unbounded); and S after it.
+  const bool beyond = bounded ? numbered_ < closed : closed > bound;
+  const std::size_t first = set_.size();
   for (;;) {
     solve_set();
     // Links that froze variables of S, and saturated links where a rate changed, bring variables in.
@@ -405,18 +406,20 @@ void IncrementalMaxMin::update() {
   stats_.solved_vars += set_.size();
   commit(kRateChange);
   stats_.changed_vars += changed_.size();
-  if (beyond) learn_closure_bound(bounded, bound);
+  if (beyond) learn_closure_bound(bounded, bound, first);
   end_batch();
 }
 
-void IncrementalMaxMin::learn_closure_bound(bool bounded, std::size_t bound) {
-  // A bound that stopped the closure was useless when S still grew to more than twice it: the change
-  // did spread, and the solve of the part closed first only added a round, whose interim rates
-  // brought in variables the final ones leave alone (on the contended fat tree of bench/RESULTS.md
-  // such updates were 4 % of all and held half the variables solved). An unbounded closure that went
-  // beyond the bound was needed when more variables than the bound changed. Each outcome moves the
-  // score by one, within ±kClosureScoreMax, so that a run settles on what its updates show.
-  const bool against_bound = bounded ? set_.size() > 2 * bound : changed_.size() > bound;
+void IncrementalMaxMin::learn_closure_bound(bool bounded, std::size_t bound, std::size_t first) {
+  // A bound that stopped the closure was useless when later rounds still grew S, to more than twice
+  // the bound: the change did spread, and the solve of the part closed first only added a round,
+  // whose interim rates brought in variables the final ones leave alone (on the contended fat tree
+  // of bench/RESULTS.md such updates were 4 % of all and held half the variables solved). (A bound
+  // overshot by one link's variables, with nothing added after the first solve, did its job.) An
+  // unbounded closure that went beyond the bound was needed when more variables than the bound
+  // changed. Each outcome moves the score by one, within ±kClosureScoreMax, so that a run settles
+  // on what its updates show.
+  const bool against_bound = bounded ? set_.size() > first && set_.size() > 2 * bound : changed_.size() > bound;
   closure_score_ = std::clamp(closure_score_ + (against_bound ? 1 : -1), -kClosureScoreMax, kClosureScoreMax);
 }
 
@@ -451,7 +454,7 @@ bool IncrementalMaxMin::solve_alone() {
   return true;
 }
 
-void IncrementalMaxMin::close_set() {
+std::size_t IncrementalMaxMin::close_set() {
   // A change reaches the variables behind a saturated link, so taking them in at once saves the
   // solve-and-expand rounds that would find them one ring at a time; doing so again for the variables
   // a round took in cut the rounds per update from 1.8 to 1.1 on a contended fat tree (bench/RESULTS.md).
@@ -465,10 +468,12 @@ void IncrementalMaxMin::close_set() {
       if (link_[l].walked != stamp_ && saturated(l)) add_link_bottlenecked(l);
     }
   }
+  const std::size_t closed = set_.size();
   // When S covers most active variables, solving all of them is cheaper than tracking S.
   if (2 * set_.size() > active_list_.size())
     for (std::uint32_t v : active_list_)
       if (at_least(v, floor_level_)) add_to_set(v);
+  return closed;
 }
 
 void IncrementalMaxMin::solve_all() {

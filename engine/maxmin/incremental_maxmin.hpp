@@ -157,11 +157,12 @@ class IncrementalMaxMin {
   void number_set();                 // numbers the variables of S not numbered yet
   // Closes S over the saturated links of its variables not yet numbered (their top-level variables
   // join, and so on), numbering them, until S holds close_limit_ variables; takes in every variable
-  // above the floor once S holds half of the active ones.
-  void close_set();
+  // above the floor once S holds half of the active ones. Returns the size of S when the closure
+  // ended (before those).
+  std::size_t close_set();
   // After an update whose first closure went beyond its bound (bounded: stopped there), whether the
-  // bound helped: moves closure_score_.
-  void learn_closure_bound(bool bounded, std::size_t bound);
+  // bound helped (first: the size of S before the first solve): moves closure_score_.
+  void learn_closure_bound(bool bounded, std::size_t bound, std::size_t first);
   // The commonest batch at light load, solved directly: one newcomer, no departure or capacity change,
   // alone on each of its links (step 1's S is that one variable and steps 2-4 add nothing). Returns
   // whether it applied (otherwise nothing is touched).

@@ -299,7 +299,7 @@ TEST_CASE("incremental max-min: the first closure of a change that stays local i
   CHECK(solver.rate(1001) == 0);
 }
 
-TEST_CASE("incremental max-min: the first closure is left unbounded where bounds prove useless, and bounded again") {
+TEST_CASE("incremental max-min: the first closure is left unbounded where bounds prove useless and bounded where they help") {
   // Link 0 (capacity M) is crossed by M variables a_i, each also on its own link 1 + i (capacity 2)
   // with a variable b_i: all at rate 1, every link saturated (3M more variables, alone on links of
   // their own, keep S below half the active ones). A newcomer on link 0 changes every rate (a_i and
@@ -308,7 +308,9 @@ TEST_CASE("incremental max-min: the first closure is left unbounded where bounds
   // second round, and S ends above twice the bound. The bound having proved useless, the same
   // change later is closed whole and solved in one round. A local change (b_0 swapped for a copy:
   // only the copy's rate changes, from 0) then reaches every a_i and b_i through the unbounded
-  // closure, which proves the bound useful twice, and from then on it is bounded again.
+  // closure, which proves the bound useful twice; from then on it is bounded again, and a bounded
+  // closure that overshoots its bound by one link's variables, with nothing added after its solve,
+  // counts for the bound.
   constexpr std::uint32_t M = 2000;
   std::vector<double> capacity(4 * M + 1, 2.0);
   capacity[0] = M;
@@ -360,7 +362,7 @@ TEST_CASE("incremental max-min: the first closure is left unbounded where bounds
   };
   CHECK(swap() == Work{1, 2 * M});  // unbounded: every a_i and b_i, the copy for b_0
   CHECK(swap() == Work{1, 2 * M});
-  CHECK(swap() == Work{1, M + 1});  // bounded again: the copy and link 0's a_i
+  for (int k = 0; k < 3; ++k) CHECK(swap() == Work{1, M + 1});  // bounded again: the copy and link 0's a_i
   expect(false);
 }
 
@@ -605,11 +607,12 @@ TEST_CASE("incremental max-min: light variables behind many heavy ones get their
   // 100; three light ones (weight 1.1) then share the 99 left on link 0: 33 each. Link 0's weight
   // sum, kept by subtraction, carries the rounding of the heavy weights into what the light ones
   // have left; summed again once it has fallen (unfrozen_weight), the light rates stay within
-  // 10^-11 (measured 3·10^-12, from the residual capacity's 10^5 subtractions). Heavy weights
-  // equal and spread, 10^5 w from about as light as the three to 10^11 times as heavy, and 500
-  // times as heavy (the sum falls to just above 2^-10 of its first value).
+  // 2·10^-11 (measured at most 6·10^-12, mostly from the residual capacity's 10^5 subtractions).
+  // Heavy weights equal and spread, 10^5 w from about as light as the three to 10^11 times as heavy,
+  // and 1000 times as heavy (the sum falls to 1/1001 of its first value, just above the 2^-10 at
+  // which it is summed again: the rule's worst case).
   for (const bool spread : {false, true})
-    for (const double heavy : {1.1e-5, 1.1, 1.1 * 0x1p20, 500 * 3.3 / 1e5}) {
+    for (const double heavy : {1.1e-5, 1.1, 1.1 * 0x1p20, 1000 * 3.3 / 1e5}) {
       CAPTURE(spread);
       CAPTURE(heavy);
       const std::vector<double> capacity{100, 1};
@@ -619,7 +622,7 @@ TEST_CASE("incremental max-min: light variables behind many heavy ones get their
       for (std::uint32_t v = 0; v < 100000; ++v) s.activate(v, both, spread ? heavy * (0.5 + rng.uniform()) : heavy);
       for (std::uint32_t v = 100000; v < 100003; ++v) s.activate(v, light, 1.1);
       s.update();
-      for (std::uint32_t v = 100000; v < 100003; ++v) CHECK(s.rate(v) == approx(33.0).epsilon(1e-11));
-      CHECK(s.load(1) == approx(1.0).epsilon(1e-11));
+      for (std::uint32_t v = 100000; v < 100003; ++v) CHECK(s.rate(v) == approx(33.0).epsilon(2e-11));
+      CHECK(s.load(1) == approx(1.0).epsilon(2e-11));
     }
 }
