@@ -9,6 +9,7 @@ set -euo pipefail
 repeat=${1:?usage: alternate.sh REPEAT "ARGS" BINARY...}
 args=${2:?usage: alternate.sh REPEAT "ARGS" BINARY...}
 shift 2
+[[ "$repeat" =~ ^[1-9][0-9]{0,3}$ ]] || { echo "alternate.sh: REPEAT must be a whole number from 1 to 9999, not '$repeat'" >&2; exit 2; }
 [ $# -ge 1 ] || { echo "alternate.sh: give at least one binary" >&2; exit 2; }
 python=/usr/bin/python3
 [ -x "$python" ] || python=python3
