@@ -333,6 +333,30 @@ void IncrementalMaxMin::update() {
   }
   ++stats_.updates;
   if (solve_alone()) return;
+  if (!seed_set()) {
+    end_batch();
+    return;
+  }
+  // The first closure is bounded, unless bounds have proved useless in this run (learn_closure_bound):
+  // where most links are saturated it can reach every variable at the top of one (the whole network)
+  // for a change that stays local. Once a solve shows the change spreading (S grows), the closure is
+  // not bounded any more.
+  const std::size_t bound = kCloseFactor * set_.size() + kCloseAtLeast;
+  const bool bounded = closure_score_ <= 0;
+  close_limit_ = bounded ? bound : std::numeric_limits<std::size_t>::max();
+  const std::size_t closed = close_set();
+  // Whether the bound stopped the closure (bounded), or would have (unbounded); and S after it.
+  const bool beyond = bounded ? numbered_ < closed : closed > bound;
+  const std::size_t first = set_.size();
+  solve_until_closed();
+  stats_.solved_vars += set_.size();
+  commit(kRateChange);
+  stats_.changed_vars += changed_.size();
+  if (beyond) learn_closure_bound(bounded, bound, first);
+  end_batch();
+}
+
+bool IncrementalMaxMin::seed_set() {
   ++stamp_;
   set_.clear();
   changed_.clear();
@@ -357,57 +381,43 @@ void IncrementalMaxMin::update() {
       add_link_from(pending_capacity_[i], floor_level_);
     else
       add_link_bottlenecked(pending_capacity_[i]);
-  if (set_.empty()) {
-    end_batch();
-    return;
-  }
+  return !set_.empty();
+}
 
-  // The first closure is bounded, unless bounds have proved useless in this run (learn_closure_bound):
-  // where most links are saturated it can reach every variable at the top of one (the whole network)
-  // for a change that stays local. Once a solve shows the change spreading (S grows), the closure is
-  // not bounded any more.
-  const std::size_t bound = kCloseFactor * set_.size() + kCloseAtLeast;
-  const bool bounded = closure_score_ <= 0;
-  close_limit_ = bounded ? bound : std::numeric_limits<std::size_t>::max();
-  const std::size_t closed = close_set();
-  // Whether the bound stopped the closure (bounded), or would have (unbounded); and S after it.
-  const bool beyond = bounded ? numbered_ < closed : closed > bound;
-  const std::size_t first = set_.size();
+void IncrementalMaxMin::solve_until_closed() {
   for (;;) {
     solve_set();
-    // Links that froze variables of S, and saturated links where a rate changed, bring variables in.
     const std::size_t before = set_.size();
-    // Whether each variable of S changes (a newcomer always does), then per link whether any of its do.
-    var_changed_.resize(before);
-    for (std::size_t k = 0; k < before; ++k) {
-      const std::uint32_t v = set_[k];
-      const double d = new_rate_[v] - rate_[v];
-      var_changed_[k] = new_mark_[v] == update_mark_ || std::abs(d) > kRateChange * change_scale(v);
-    }
-    for (std::size_t li = 0; li < local_links_.size(); ++li) {
-      const LinkId l = local_links_[li];
-      bool changed = false;
-      for (std::uint32_t k = local_var_offsets_[li]; k < local_var_offsets_[li + 1] && !changed; ++k)
-        changed = var_changed_[local_vars_[k]] != 0;
-      // A link that froze variables of S is their bottleneck: no variable outside S may be above them
-      // there. One at their level may stay out: it is at the top of the link with them, so the link is
-      // still a valid bottleneck for both (taking such ties in made S grow by thousands of variables
-      // that do not change, one ring of ties per round, on a contended fat tree).
-      if (bottleneck_[li]) add_link_above(l, freeze_level_[li]);
-      // A saturated link whose load changed is no longer a valid bottleneck for the variables outside S
-      // that had it as one (those at its top level); the others keep theirs.
-      if (changed && saturated(l)) add_link_bottlenecked(l);
-    }
-    if (set_.size() == before) break;
+    bring_in_affected();
+    if (set_.size() == before) return;
     close_limit_ = std::numeric_limits<std::size_t>::max();
     close_set();
   }
+}
 
-  stats_.solved_vars += set_.size();
-  commit(kRateChange);
-  stats_.changed_vars += changed_.size();
-  if (beyond) learn_closure_bound(bounded, bound, first);
-  end_batch();
+void IncrementalMaxMin::bring_in_affected() {
+  // Whether each variable of S changes (a newcomer always does), then per link whether any of its do.
+  const std::size_t solved = set_.size();
+  var_changed_.resize(solved);
+  for (std::size_t k = 0; k < solved; ++k) {
+    const std::uint32_t v = set_[k];
+    const double d = new_rate_[v] - rate_[v];
+    var_changed_[k] = new_mark_[v] == update_mark_ || std::abs(d) > kRateChange * change_scale(v);
+  }
+  for (std::size_t li = 0; li < local_links_.size(); ++li) {
+    const LinkId l = local_links_[li];
+    bool changed = false;
+    for (std::uint32_t k = local_var_offsets_[li]; k < local_var_offsets_[li + 1] && !changed; ++k)
+      changed = var_changed_[local_vars_[k]] != 0;
+    // A link that froze variables of S is their bottleneck: no variable outside S may be above them
+    // there. One at their level may stay out: it is at the top of the link with them, so the link is
+    // still a valid bottleneck for both (taking such ties in made S grow by thousands of variables
+    // that do not change, one ring of ties per round, on a contended fat tree).
+    if (bottleneck_[li]) add_link_above(l, freeze_level_[li]);
+    // A saturated link whose load changed is no longer a valid bottleneck for the variables outside S
+    // that had it as one (those at its top level); the others keep theirs.
+    if (changed && saturated(l)) add_link_bottlenecked(l);
+  }
 }
 
 void IncrementalMaxMin::learn_closure_bound(bool bounded, std::size_t bound, std::size_t first) {

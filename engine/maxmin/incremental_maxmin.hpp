@@ -155,6 +155,15 @@ class IncrementalMaxMin {
   std::uint32_t local_of(LinkId l);  // the link's local number, given one if it has none yet
   void number_next();                // numbers the next variable of S
   void number_set();                 // numbers the variables of S not numbered yet
+  // Step 1: S seeded with the batch's newcomers, the variables bottlenecked at links that lost one,
+  // and those a capacity change may move. Returns whether S holds any variable.
+  bool seed_set();
+  // Steps 3 and 4, repeated: solves S and takes in the variables its new rates may move
+  // (bring_in_affected), closing S over them as in step 2, until a solve brings none in.
+  void solve_until_closed();
+  // Step 4 after a solve of S: the variables over the links that froze variables of S (above their
+  // level), and those at the top of saturated links where a rate of S changed, join S.
+  void bring_in_affected();
   // Closes S over the saturated links of its variables not yet numbered (their top-level variables
   // join, and so on), numbering them, until S holds close_limit_ variables; takes in every variable
   // above the floor once S holds half of the active ones. Returns the size of S when the closure
