@@ -3,12 +3,13 @@
 # alone, then two copies of it side by side (independent processes, nothing shared), alternated
 # ROUNDS times. Two copies finishing in W seconds where one alone takes A did 2A seconds of
 # one-core work in W, so 2A / W is the speed-up of a program that is wholly parallel and shares
-# nothing; a two-thread run of the same work cannot be expected above it. Prints each round, the
-# medians and that ceiling, with the load average before and after. Run by hand (not in CI); the
-# figures go to bench/RESULTS.md.
+# nothing; a two-thread run of the same work cannot be expected above it. Each round also runs
+# it with -j 2, so the engine's own ratio (time with -j 1 / time with -j 2) is measured in the same
+# alternation. Prints each round, the medians, the ceiling and the ratio, with the load average
+# before and after. Run by hand (not in CI); the figures go to bench/RESULTS.md.
 #
 # Usage: bench/pair-ceiling.sh ROUNDS "ARGS" BINARY
-#   ARGS: the options after the binary, run with -j 1 appended, e.g.
+#   ARGS: the options after the binary, run with -j 1 (and -j 2) appended, e.g.
 #   bench/pair-ceiling.sh 5 "static -t torus:dims=128x128x64 -p uniform --json" build/release/bin/interflow
 set -euo pipefail
 usage="usage: pair-ceiling.sh ROUNDS \"ARGS\" BINARY"
@@ -27,11 +28,11 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 read -r -a argv <<< "$args"
 
-# wall seconds of one run of the binary, or exit on failure
+# one run of the binary with -j ${2:-1}, its start and end in $tmp/t.NAME, or exit on failure
 run_one() {
   local start end
   start=$(date +%s.%N)
-  if ! "$bin" "${argv[@]}" -j 1 > /dev/null 2> "$tmp/err.$1"; then
+  if ! "$bin" "${argv[@]}" -j "${2:-1}" > /dev/null 2> "$tmp/err.$1"; then
     echo "pair-ceiling.sh: the run failed: $(tail -n 1 "$tmp/err.$1")" >&2
     exit 1
   fi
@@ -44,6 +45,9 @@ for ((r = 1; r <= rounds; r++)); do
   run_one alone
   read -r s e < "$tmp/t.alone"
   alone=$(python3 -c "print(f'{$e - $s:.3f}')")
+  run_one two 2
+  read -r s e < "$tmp/t.two"
+  two=$(python3 -c "print(f'{$e - $s:.3f}')")
   start=$(date +%s.%N)
   run_one a &
   pa=$!
@@ -53,16 +57,18 @@ for ((r = 1; r <= rounds; r++)); do
   wait "$pb" || exit 1
   end=$(date +%s.%N)
   pair=$(python3 -c "print(f'{$end - $start:.3f}')")
-  echo "round $r: alone $alone s, pair $pair s"
-  echo "$alone $pair" >> "$tmp/rounds"
+  echo "round $r: alone $alone s, with -j 2 $two s, pair $pair s"
+  echo "$alone $pair $two" >> "$tmp/rounds"
 done
 echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 python3 - "$tmp/rounds" <<'EOF'
 import statistics, sys
 rows = [tuple(map(float, line.split())) for line in open(sys.argv[1])]
-alone = statistics.median(a for a, _ in rows)
-pair = statistics.median(p for _, p in rows)
-per_round = statistics.median(2 * a / p for a, p in rows)
+alone = statistics.median(a for a, _, _ in rows)
+pair = statistics.median(p for _, p, _ in rows)
+two = statistics.median(t for _, _, t in rows)
+per_round = statistics.median(2 * a / p for a, p, _ in rows)
 print(f"median alone {alone:.2f} s, median pair {pair:.2f} s: ceiling 2 x alone / pair = {2 * alone / pair:.2f}"
       f" (median of the rounds' own ratios {per_round:.2f})")
+print(f"median with -j 2 {two:.2f} s: the engine's ratio alone / (-j 2) = {alone / two:.2f}")
 EOF
