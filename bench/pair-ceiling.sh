@@ -12,10 +12,13 @@
 #   ARGS: the options after the binary, run with -j 1 (and -j 2) appended, e.g.
 #   bench/pair-ceiling.sh 5 "static -t torus:dims=128x128x64 -p uniform --json" build/release/bin/interflow
 set -euo pipefail
-usage="usage: pair-ceiling.sh ROUNDS \"ARGS\" BINARY"
-rounds=${1:?$usage}
-args=${2:?$usage}
-bin=${3:?$usage}
+if (($# != 3)); then
+  echo "usage: pair-ceiling.sh ROUNDS \"ARGS\" BINARY" >&2
+  exit 2
+fi
+rounds=$1
+args=$2
+bin=$3
 if ! [[ $rounds =~ ^[1-9][0-9]{0,3}$ ]]; then
   echo "pair-ceiling.sh: ROUNDS must be a whole number from 1 to 9999, not '$rounds'" >&2
   exit 2
@@ -24,16 +27,18 @@ if [[ ! -f $bin || ! -x $bin ]]; then
   echo "pair-ceiling.sh: '$bin' is not an executable file" >&2
   exit 1
 fi
+bin=$(realpath "$bin")  # run this file, not one of the same name on PATH
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 read -r -a argv <<< "$args"
 
 # one run of the binary with -j ${2:-1}, its start and end in $tmp/t.NAME, or exit on failure
 run_one() {
-  local start end
+  local start end status=0
   start=$(date +%s.%N)
-  if ! "$bin" "${argv[@]}" -j "${2:-1}" > /dev/null 2> "$tmp/err.$1"; then
-    echo "pair-ceiling.sh: the run failed: $(tail -n 1 "$tmp/err.$1")" >&2
+  "$bin" "${argv[@]}" -j "${2:-1}" > /dev/null 2> "$tmp/err.$1" || status=$?
+  if ((status != 0)); then
+    echo "pair-ceiling.sh: the run failed with exit status $status: $(tail -n 1 "$tmp/err.$1")" >&2
     exit 1
   fi
   end=$(date +%s.%N)
@@ -53,8 +58,11 @@ for ((r = 1; r <= rounds; r++)); do
   pa=$!
   run_one b &
   pb=$!
-  wait "$pa" || exit 1
-  wait "$pb" || exit 1
+  # both copies waited for, so that a failed one leaves no run of the other behind
+  failed=0
+  wait "$pa" || failed=1
+  wait "$pb" || failed=1
+  ((failed == 0)) || exit 1
   end=$(date +%s.%N)
   pair=$(python3 -c "print(f'{$end - $start:.3f}')")
   echo "round $r: alone $alone s, with -j 2 $two s, pair $pair s"

@@ -155,7 +155,8 @@ class IncrementalMaxMin {
   std::uint32_t local_of(LinkId l);  // the link's local number, given one if it has none yet
   void number_next();                // numbers the next variable of S
   void number_set();                 // numbers the variables of S not numbered yet
-  // Step 1: S seeded with the batch's newcomers, the variables bottlenecked at links that lost one,
+  // Step 1 (with step 0's floor for the newcomers, and the per-update state reset): S seeded with the
+  // batch's newcomers, the top-level variables of the saturated links a departing variable crossed,
   // and those a capacity change may move. Returns whether S holds any variable.
   bool seed_set();
   // Steps 3 and 4, repeated: solves S and takes in the variables its new rates may move
