@@ -6,11 +6,14 @@
 # Usage: bench/alternate.sh REPEAT "SUBCOMMAND AND ARGUMENTS" BINARY...
 # Example: bench/alternate.sh 3 "dynamic -t fattree:k=8,n=3 -p uniform -b 1e6 -q" /tmp/old/interflow build/release/bin/interflow
 set -euo pipefail
-repeat=${1:?usage: alternate.sh REPEAT "ARGS" BINARY...}
-args=${2:?usage: alternate.sh REPEAT "ARGS" BINARY...}
+if (($# < 3)); then
+  echo "usage: alternate.sh REPEAT \"ARGS\" BINARY..." >&2
+  exit 2
+fi
+repeat=$1
+args=$2
 shift 2
 [[ "$repeat" =~ ^[1-9][0-9]{0,3}$ ]] || { echo "alternate.sh: REPEAT must be a whole number from 1 to 9999, not '$repeat'" >&2; exit 2; }
-[ $# -ge 1 ] || { echo "alternate.sh: give at least one binary" >&2; exit 2; }
 python=/usr/bin/python3
 [ -x "$python" ] || python=python3
 tmp=$(mktemp -d)

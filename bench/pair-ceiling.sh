@@ -32,28 +32,22 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 read -r -a argv <<< "$args"
 
-# one run of the binary with -j ${2:-1}, its start and end in $tmp/t.NAME, or exit on failure
+# one run of the binary with -j ${2:-1}, its wall seconds (/usr/bin/time) in $tmp/t.NAME, or exit on failure
 run_one() {
-  local start end status=0
-  start=$(date +%s.%N)
-  "$bin" "${argv[@]}" -j "${2:-1}" > /dev/null 2> "$tmp/err.$1" || status=$?
+  local status=0
+  /usr/bin/time -f %e -o "$tmp/t.$1" "$bin" "${argv[@]}" -j "${2:-1}" > /dev/null 2> "$tmp/err.$1" || status=$?
   if ((status != 0)); then
     echo "pair-ceiling.sh: the run failed with exit status $status: $(tail -n 1 "$tmp/err.$1")" >&2
     exit 1
   fi
-  end=$(date +%s.%N)
-  echo "$start $end" > "$tmp/t.$1"
 }
 
 echo "load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)"
 for ((r = 1; r <= rounds; r++)); do
   run_one alone
-  read -r s e < "$tmp/t.alone"
-  alone=$(python3 -c "print(f'{$e - $s:.3f}')")
+  alone=$(< "$tmp/t.alone")
   run_one two 2
-  read -r s e < "$tmp/t.two"
-  two=$(python3 -c "print(f'{$e - $s:.3f}')")
-  start=$(date +%s.%N)
+  two=$(< "$tmp/t.two")
   run_one a &
   pa=$!
   run_one b &
@@ -63,8 +57,8 @@ for ((r = 1; r <= rounds; r++)); do
   wait "$pa" || failed=1
   wait "$pb" || failed=1
   ((failed == 0)) || exit 1
-  end=$(date +%s.%N)
-  pair=$(python3 -c "print(f'{$end - $start:.3f}')")
+  # the copies start together: the pair's wall time is the later one's
+  pair=$(python3 -c "print(max($(< "$tmp/t.a"), $(< "$tmp/t.b")))")
   echo "round $r: alone $alone s, with -j 2 $two s, pair $pair s"
   echo "$alone $pair $two" >> "$tmp/rounds"
 done
