@@ -71,6 +71,10 @@ void add_engine_options(OptionTable& t, DynamicConfig& c) {
          "(fewer re-solves; the summary gives how early at most; default 0: only ends at the same instant; "
          "manual/dynamic.md \"Batching\")",
          0, 1e-2);
+  t.text("--rate-solver", c.rate_solver,
+         "flow level: the incremental max-min solver, variables (one rate per flow path) or groups (the paths "
+         "a bottleneck holds at one level share it: far faster in incasts; same rates up to rounding; "
+         "manual/dynamic.md \"Bottleneck groups\")");
   t.flag("--full-resolve", c.full_resolve,
          "re-solve every active flow at every event batch instead of only those whose rates can change (same "
          "results, slower; for measuring the incremental solver)");
@@ -100,7 +104,7 @@ void refuse_conflicts(const OptionTable& t, const DynamicConfig& c) {
     t.refuse_unless(o, packets || hybrid, "with --transport packet or hybrid");
   for (const std::string& o : zoom_option_names()) t.refuse_unless(o, hybrid, "with --transport hybrid");
   for (const char* o : {"--policy", "--class-share", "--class-cap", "--class-priority", "--full-resolve",
-                        "--max-path-memory-gib", "--batch-tolerance", "--profile"})
+                        "--max-path-memory-gib", "--batch-tolerance", "--rate-solver", "--profile"})
     t.refuse_unless(o, !packets,
                     "to the flow transport (with --transport packet, the switches' output schedulers share the links)");
   for (const char* o : {"--nic-fifo", "--router-delay-ns"})
@@ -137,7 +141,7 @@ std::map<std::string, Json> resolved_options(const DynamicRun& run) {
   if (c.inrflow_workload.empty()) r["inrflow-time-unit"] = nullptr;
   if (c.transport == "packet")
     for (const char* o : {"policy", "class-share", "class-cap", "class-priority", "full-resolve", "max-path-memory-gib",
-                          "nic-fifo", "router-delay-ns", "batch-tolerance"})
+                          "nic-fifo", "router-delay-ns", "batch-tolerance", "rate-solver"})
       r[o] = nullptr;
   if (c.transport == "flow")
     for (const std::string& o : packet_transport_option_names()) r[o.substr(2)] = nullptr;

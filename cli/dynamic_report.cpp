@@ -65,7 +65,8 @@ double solved_per_batch(const TransportResult& r) {
 }
 
 Json simulation_json(const TransportResult& r) {
-  return {{"batches", r.batches},
+  return {{"rate_solver", r.rate_solver.empty() ? Json(nullptr) : Json(r.rate_solver)},
+          {"batches", r.batches},
           {"events", r.events},
           {"events_per_second", r.simulate_seconds > 0 ? static_cast<double>(r.events) / r.simulate_seconds : 0.0},
           {"solver_rounds", r.solver_rounds},

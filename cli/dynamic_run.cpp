@@ -151,6 +151,7 @@ flow::FlowTransportOptions flow_options(const Plugins& plugins, const DynamicRun
   options.nic_fifo = c.nic_fifo;
   options.router_delay_s = c.router_delay_ns * 1e-9;
   options.batch_tolerance = c.batch_tolerance;
+  options.solver = maxmin::parse_solver_kind(c.rate_solver);
   options.profile = c.profile;
   options.policy = class_policy(plugins, run);
   options.progress = &progress;

@@ -25,6 +25,7 @@
 #include <functional>
 #include <limits>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "core/flows.hpp"
@@ -101,6 +102,7 @@ struct TransportResult {
   // Updates solved for every active variable because the weights lie more than 2^30 apart
   // (engine/maxmin/incremental_maxmin.hpp).
   std::uint64_t spread_solves = 0;
+  std::string rate_solver;  // flow transport: the incremental solver's kind (variables, groups)
   double route_seconds = 0, simulate_seconds = 0, solve_seconds = 0;
   double max_verify_error = 0;  // flow transport with verification: largest relative rate difference found
   // Flow transport with a batch tolerance: transfers ended before they were due, by how much at most

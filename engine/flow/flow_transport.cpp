@@ -17,6 +17,7 @@ FlowTransport::~FlowTransport() = default;
 void FlowTransport::open(const MessageTable& messages, TransportResult& result) {
   r_ = &result;
   r_->batch_tolerance = options_.batch_tolerance;
+  r_->rate_solver = std::string(maxmin::solver_kind_name(options_.solver));
   r_->profile.on = options_.profile;
   messages_ = &messages;
   per_flow_ = dynamic_cast<const PerFlowRouting*>(&routing_);
@@ -66,7 +67,7 @@ void FlowTransport::prepare_variables(const MessageTable& messages) {
   for (LinkId l = 0; l < capacity_.size(); ++l)
     if (!net_.up(l)) capacity_[l] = 0;
   if (streamed_) {  // variables come with their messages
-    solver_ = std::make_unique<maxmin::ClassedMaxMin>(options_.policy, capacity_);
+    solver_ = std::make_unique<maxmin::ClassedMaxMin>(options_.policy, capacity_, options_.solver);
     return;
   }
   const PathTable& paths = r_->paths;
@@ -89,7 +90,8 @@ void FlowTransport::prepare_variables(const MessageTable& messages) {
   }
   solver_ = std::make_unique<maxmin::ClassedMaxMin>(
       options_.policy, capacity_, solver_offsets_.empty() ? paths.var_offsets() : solver_offsets_,
-      solver_offsets_.empty() ? paths.all_links() : std::span<const LinkId>(solver_links_), weight_, var_class_);
+      solver_offsets_.empty() ? paths.all_links() : std::span<const LinkId>(solver_links_), weight_, var_class_,
+      options_.solver);
 }
 
 // Hybrid coupling: each coupled flow gets a cap link of its own (numbered after the network's links),

@@ -46,6 +46,9 @@ struct FlowTransportOptions {
   // (--batch-tolerance; manual/dynamic.md "Batching"): fewer batches, each transfer ending at most
   // this much (relative) early. 0: only ends at the same instant up to rounding (kSameInstant).
   double batch_tolerance = 0;
+  // The incremental solver (--rate-solver): over single variables or over bottleneck groups
+  // (engine/maxmin/grouped_maxmin.hpp); the same rates up to rounding.
+  maxmin::SolverKind solver = maxmin::SolverKind::variables;
   bool profile = false;  // time every batch's steps (TransportResult::profile; --profile)
   // Route each message when it starts and keep the state of the messages in transfer only, in slots
   // used again once their transfer ends: memory follows the flows in flight, not the flows of the run

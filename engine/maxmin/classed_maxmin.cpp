@@ -5,6 +5,8 @@
 #include <map>
 
 #include "core/error.hpp"
+#include "engine/maxmin/grouped_maxmin.hpp"
+#include "engine/maxmin/incremental_maxmin.hpp"
 #include "engine/maxmin/maxmin.hpp"
 
 namespace interflow::maxmin {
@@ -37,16 +39,29 @@ std::uint32_t class_of(std::span<const std::uint32_t> var_class, std::uint32_t v
   return var_class.empty() ? 0 : var_class[v];
 }
 
+std::unique_ptr<RateSolver> make_solver(SolverKind kind, std::span<const double> capacity) {
+  if (kind == SolverKind::groups) return std::make_unique<GroupedMaxMin>(capacity);
+  return std::make_unique<IncrementalMaxMin>(capacity);
+}
+
+std::unique_ptr<RateSolver> make_solver(SolverKind kind, std::span<const double> capacity,
+                                        std::span<const std::uint64_t> var_offsets, std::span<const LinkId> links,
+                                        std::span<const double> weight) {
+  if (kind == SolverKind::groups) return std::make_unique<GroupedMaxMin>(capacity, var_offsets, links, weight);
+  return std::make_unique<IncrementalMaxMin>(capacity, var_offsets, links, weight);
+}
+
 }  // namespace
 
 ClassedMaxMin::ClassedMaxMin(const ClassPolicy& policy, std::span<const double> capacity,
                              std::span<const std::uint64_t> var_offsets, std::span<const LinkId> links,
-                             std::span<const double> weight, std::span<const std::uint32_t> var_class)
-    : capacity_(capacity.begin(), capacity.end()) {
+                             std::span<const double> weight, std::span<const std::uint32_t> var_class,
+                             SolverKind kind)
+    : kind_(kind), capacity_(capacity.begin(), capacity.end()) {
   const std::size_t vars = weight.size(), num_links = capacity.size();
   if (policy.plain()) {
     plain_ = true;
-    levels_.push_back(std::make_unique<IncrementalMaxMin>(capacity, var_offsets, links, weight));
+    levels_.push_back(make_solver(kind, capacity, var_offsets, links, weight));
     return;
   }
   const LevelPlan plan = plan_levels(policy);
@@ -70,11 +85,11 @@ ClassedMaxMin::ClassedMaxMin(const ClassPolicy& policy, std::span<const double> 
   var_stamp_.assign(vars, 0);
 }
 
-ClassedMaxMin::ClassedMaxMin(const ClassPolicy& policy, std::span<const double> capacity)
-    : capacity_(capacity.begin(), capacity.end()) {
+ClassedMaxMin::ClassedMaxMin(const ClassPolicy& policy, std::span<const double> capacity, SolverKind kind)
+    : kind_(kind), capacity_(capacity.begin(), capacity.end()) {
   if (policy.plain()) {
     plain_ = true;
-    levels_.push_back(std::make_unique<IncrementalMaxMin>(capacity));
+    levels_.push_back(make_solver(kind, capacity));
     return;
   }
   const LevelPlan plan = plan_levels(policy);
@@ -90,7 +105,7 @@ void ClassedMaxMin::make_levels(const ClassPolicy& policy, std::span<const doubl
   const LevelPlan plan = plan_levels(policy);
   const std::size_t num_links = capacity.size();
   const auto solver = [&](std::span<const double> c, std::span<const std::uint64_t> o, std::span<const LinkId> l) {
-    return held ? std::make_unique<IncrementalMaxMin>(c, o, l, weight) : std::make_unique<IncrementalMaxMin>(c);
+    return held ? make_solver(kind_, c, o, l, weight) : make_solver(kind_, c);
   };
   std::span<const std::uint64_t> level_offsets = var_offsets;
   std::span<const LinkId> level_links = links;
@@ -167,7 +182,7 @@ double ClassedMaxMin::left_after(LinkId l, std::size_t levels) const {
   return left > 1e-12 * capacity_[l] ? left : 0.0;  // a rounding error away from full is full
 }
 
-void ClassedMaxMin::collect(IncrementalMaxMin& solver, bool propagate) {
+void ClassedMaxMin::collect(RateSolver& solver, bool propagate) {
   for (std::uint32_t v : solver.changed())
     if (var_stamp_[v] != stamp_) {
       var_stamp_[v] = stamp_;
@@ -243,7 +258,7 @@ void ClassedMaxMin::solve_all() {
 
 IncrementalStats ClassedMaxMin::stats() const {
   IncrementalStats total;
-  const auto add = [&](const IncrementalMaxMin& s) {
+  const auto add = [&](const RateSolver& s) {
     total.updates = std::max(total.updates, s.stats().updates);
     total.solved_vars += s.stats().solved_vars;
     total.rounds += s.stats().rounds;

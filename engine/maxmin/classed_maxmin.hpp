@@ -1,20 +1,21 @@
 #pragma once
 // Incremental max-min rates under a class policy (engine/maxmin/class_policy.hpp).
 //
-// One IncrementalMaxMin per priority level, solved in order: level k sees on every link the capacity
+// One incremental solver (engine/maxmin/rate_solver.hpp: over variables or over bottleneck groups, as
+// chosen) per priority level, solved in order: level k sees on every link the capacity
 // the levels before it left, and each capped class also crosses a virtual link of capacity
 // cap x capacity (one block of virtual links per capped class). When any cap is below 1, a last solver
 // shares what all levels left among every active variable (the increments of step 2). After an update
 // the links whose load changed at a level pass their new residual capacity to the levels below it, so
 // each level re-solves only where the levels above it changed something. With the plain policy this is
-// exactly one IncrementalMaxMin.
+// exactly one solver.
 #include <cstdint>
 #include <memory>
 #include <span>
 #include <vector>
 
 #include "engine/maxmin/class_policy.hpp"
-#include "engine/maxmin/incremental_maxmin.hpp"
+#include "engine/maxmin/rate_solver.hpp"
 #include "core/types.hpp"
 
 namespace interflow::maxmin {
@@ -24,10 +25,10 @@ class ClassedMaxMin {
   // var_class: the service class of each variable (may be empty under a policy without classes).
   ClassedMaxMin(const ClassPolicy& policy, std::span<const double> capacity, std::span<const std::uint64_t> var_offsets,
                 std::span<const LinkId> links, std::span<const double> weight,
-                std::span<const std::uint32_t> var_class);
+                std::span<const std::uint32_t> var_class, SolverKind kind = SolverKind::variables);
   // Variables given at activation (activate(var, links, weight, cls)): the level solvers keep the
-  // active variables only (IncrementalMaxMin's second constructor).
-  ClassedMaxMin(const ClassPolicy& policy, std::span<const double> capacity);
+  // active variables only (the solvers' second constructor).
+  ClassedMaxMin(const ClassPolicy& policy, std::span<const double> capacity, SolverKind kind = SolverKind::variables);
   ~ClassedMaxMin();
 
   void activate(std::uint32_t var);  // with the constructor's paths
@@ -50,10 +51,10 @@ class ClassedMaxMin {
   IncrementalStats stats() const;
 
  private:
-  IncrementalMaxMin& level_solver(std::uint32_t var) const {
+  RateSolver& level_solver(std::uint32_t var) const {
     return *levels_[var_level_.empty() ? 0 : var_level_[var]];
   }
-  void collect(IncrementalMaxMin& solver, bool propagate);  // its changed variables and load changes
+  void collect(RateSolver& solver, bool propagate);  // its changed variables and load changes
   // The level solvers (and the leftover one) over `capacity` with the capped classes' virtual links;
   // held: over the constructor's paths (with aug_offsets_/aug_links_ when some class is capped).
   void make_levels(const ClassPolicy& policy, std::span<const double> capacity, bool held,
@@ -62,6 +63,7 @@ class ClassedMaxMin {
   double left_after(LinkId l, std::size_t levels) const;    // capacity minus the load of the first levels
 
   bool plain_ = false;
+  SolverKind kind_ = SolverKind::variables;
   std::vector<double> capacity_;  // physical links
   std::vector<std::uint32_t> var_level_;
   // Links of each variable with the virtual links of its capped class appended (empty: no capped class).
@@ -74,8 +76,8 @@ class ClassedMaxMin {
   ClassPolicy policy_;
   std::vector<std::uint32_t> class_level_, capped_slot_;
   std::vector<LinkId> scratch_links_;  // a variable's links with its virtual ones, at activation
-  std::vector<std::unique_ptr<IncrementalMaxMin>> levels_;
-  std::unique_ptr<IncrementalMaxMin> leftover_;  // step 2, when some cap is below 1
+  std::vector<std::unique_ptr<RateSolver>> levels_;
+  std::unique_ptr<RateSolver> leftover_;  // step 2, when some cap is below 1
 
   std::vector<std::uint32_t> changed_, var_stamp_, link_stamp_;
   std::vector<LinkId> dirty_;

@@ -52,18 +52,11 @@
 
 #include "core/radix_heap.hpp"
 #include "core/types.hpp"
+#include "engine/maxmin/rate_solver.hpp"
 
 namespace interflow::maxmin {
 
-struct IncrementalStats {
-  std::uint64_t updates = 0;       // update() calls (and solve_all() calls)
-  std::uint64_t solved_vars = 0;   // sum over updates of |S| at the end
-  std::uint64_t rounds = 0;        // progressive-filling runs (an update may need several)
-  std::uint64_t changed_vars = 0;  // variables whose rate changed
-  std::uint64_t spread_solves = 0;  // update() calls solved whole, the weights lying too far apart
-};
-
-class IncrementalMaxMin {
+class IncrementalMaxMin final : public RateSolver {
  public:
   // capacity: per link (Gbit/s, 0 for a link that is down); var_offsets/links: each variable's links
   // (as in a PathTable); weight: per variable, > 0. The spans are read by activate(var) and must
@@ -73,29 +66,29 @@ class IncrementalMaxMin {
   // Variables given at activation only (activate(var, links, weight)).
   explicit IncrementalMaxMin(std::span<const double> capacity);
 
-  void activate(std::uint32_t var);  // takes part from the next update(), with its links from the constructor's paths
+  void activate(std::uint32_t var) override;  // takes part from the next update(), with its links from the constructor's paths
   // Takes part from the next update() with these links and weight (> 0); var is any number not active
   // now (the solver grows to hold it), and may have had other links before.
-  void activate(std::uint32_t var, std::span<const LinkId> links, double weight);
-  void deactivate(std::uint32_t var);  // rate 0 from now; its links are re-examined at the next update()
+  void activate(std::uint32_t var, std::span<const LinkId> links, double weight) override;
+  void deactivate(std::uint32_t var) override;  // rate 0 from now; its links are re-examined at the next update()
   // A new capacity for a link, taking effect at the next update() (the class policies of
   // engine/classed_maxmin.hpp hand each priority level what the levels above it left).
-  void set_capacity(LinkId l, double capacity);
+  void set_capacity(LinkId l, double capacity) override;
   // With tracking on, every link whose load changes (by update() or deactivate()) is listed in
   // load_changes() until clear_load_changes(); a link may appear more than once.
-  void track_load_changes(bool on) { track_loads_ = on; }
-  const std::vector<LinkId>& load_changes() const { return load_changes_; }
-  void clear_load_changes() { load_changes_.clear(); }
+  void track_load_changes(bool on) override { track_loads_ = on; }
+  const std::vector<LinkId>& load_changes() const override { return load_changes_; }
+  void clear_load_changes() override { load_changes_.clear(); }
   // Re-solves; afterwards changed() lists the active variables whose rate changed (each once).
-  void update();
+  void update() override;
   // Re-solves every active variable from scratch (for tests and for comparison).
-  void solve_all();
+  void solve_all() override;
 
-  double rate(std::uint32_t var) const { return var < rate_.size() ? rate_[var] : 0.0; }
+  double rate(std::uint32_t var) const override { return var < rate_.size() ? rate_[var] : 0.0; }
   // The links of an active variable (with held paths, of any variable).
-  std::span<const LinkId> links(std::uint32_t var) const { return links_of(var); }
-  double load(LinkId l) const { return link_[l].load; }
-  bool active(std::uint32_t var) const { return var < active_.size() && active_[var] != 0; }
+  std::span<const LinkId> links(std::uint32_t var) const override { return links_of(var); }
+  double load(LinkId l) const override { return link_[l].load; }
+  bool active(std::uint32_t var) const override { return var < active_.size() && active_[var] != 0; }
   // Storage in use, for tests: incidences in the arena (live and garbage) and link slots.
   std::size_t incidence_storage() const { return inc_slot_.size(); }
   std::size_t slot_storage() const { return slot_.size(); }
@@ -104,8 +97,8 @@ class IncrementalMaxMin {
   void set_garbage_at_least(std::size_t n) { garbage_at_least_ = n; }
   // Whether a lone newcomer is solved directly (solve_alone; on by default; tests compare both ways).
   void set_solve_alone(bool on) { solve_alone_ = on; }
-  const std::vector<std::uint32_t>& changed() const { return changed_; }
-  const IncrementalStats& stats() const { return stats_; }
+  const std::vector<std::uint32_t>& changed() const override { return changed_; }
+  const IncrementalStats& stats() const override { return stats_; }
 
  private:
   bool saturated(LinkId l) const { return link_[l].load >= link_[l].saturation; }

@@ -526,6 +526,9 @@ TEST_CASE("cli: dynamic and schedule run applications traces and jobs on the pac
   check_rejected("dynamic -t fattree:k=4,n=2 -p uniform --batch-tolerance 0.5", {"--batch-tolerance", "0.01"});
   check_rejected("dynamic -t fattree:k=4,n=2 -p uniform --transport packet --profile", {"--profile", "flow transport"});
   check_rejected("dynamic -t fattree:k=4,n=2 -p uniform --batch-tolerance inf", {"--batch-tolerance", "finite"});
+  check_rejected("dynamic -t fattree:k=4,n=2 -p uniform --rate-solver flows", {"--rate-solver", "variables or groups"});
+  check_rejected("dynamic -t fattree:k=4,n=2 -p uniform --transport packet --rate-solver groups",
+                 {"--rate-solver", "flow transport"});
   {
     // A small Poisson run with `options`, into scratch()/name: its summary.json.
     const auto poisson_run = [](const std::string& name, const std::string& options) {
@@ -542,6 +545,14 @@ TEST_CASE("cli: dynamic and schedule run applications traces and jobs on the pac
     CHECK(sim["largest_relative_early_end"].get<double>() <= 1e-3);
     CHECK(read_text(scratch() / "dynamic-batch-tolerance" / "config.toml").find("batch-tolerance = 0.001") !=
           std::string::npos);
+    // The solver over bottleneck groups: named in the summary and config.toml, the same makespan.
+    const Json grouped = poisson_run("dynamic-rate-solver", "--rate-solver groups");
+    CHECK(grouped["simulation"]["rate_solver"] == "groups");
+    CHECK(batched["simulation"]["rate_solver"] == "variables");
+    CHECK(read_text(scratch() / "dynamic-rate-solver" / "config.toml").find("rate-solver = 'groups'") !=
+          std::string::npos);
+    const Json plain = poisson_run("dynamic-rate-solver-variables", "");
+    CHECK(grouped["makespan_s"].get<double>() == approx(plain["makespan_s"].get<double>()).epsilon(1e-9));
     // --profile: a profile block in the summary, and an output option, not in config.toml.
     const Json profile = poisson_run("dynamic-profile", "--profile")["profile"];
     CHECK(profile["solve_s"].get<double>() > 0);

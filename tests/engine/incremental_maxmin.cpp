@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "engine/maxmin/classed_maxmin.hpp"
+#include "engine/maxmin/grouped_maxmin.hpp"
 #include "engine/maxmin/maxmin.hpp"
 #include "core/error.hpp"
 #include "core/random.hpp"
@@ -65,7 +66,8 @@ void toggle_some(Rng& rng, Solver& solver, std::vector<std::uint8_t>& on) {
 }
 
 // The solver's rates equal a solve from scratch of the active variables; inactive ones have rate 0.
-void check_against_scratch(const IncrementalMaxMin& solver, const RandomProblem& p,
+template <class Solver>
+void check_against_scratch(const Solver& solver, const RandomProblem& p,
                            const std::vector<std::uint8_t>& on) {
   std::vector<std::uint64_t> o{0};
   std::vector<LinkId> l;
@@ -109,15 +111,18 @@ std::vector<ClassPolicy> policies_of_three_classes() {
 
 TEST_CASE(
     "incremental max-min: every update equals a solve from scratch on random event sequences and capacity changes") {
-  for (std::uint64_t seed = 1; seed <= 1000; ++seed) {
+  // The same sequences for the solver over bottleneck groups (engine/maxmin/grouped_maxmin.hpp).
+  for (std::uint64_t seed = 1; seed <= 2000; ++seed) {
     CAPTURE(seed);
     Rng rng(seed);
     const auto num_links = 3 + static_cast<std::uint32_t>(seed % 10);
     RandomProblem p(rng, num_links, 5 + static_cast<std::uint32_t>(seed % 30), seed % 3 == 0);
-    IncrementalMaxMin solver(p.capacity, p.offsets, p.links, p.weight);
+    IncrementalMaxMin variables(p.capacity, p.offsets, p.links, p.weight);
+    GroupedMaxMin groups(p.capacity, p.offsets, p.links, p.weight);
+    RateSolver& solver = seed % 2 == 0 ? static_cast<RateSolver&>(variables) : groups;
     std::vector<std::uint8_t> on(p.weight.size(), 0);
     for (int step = 0; step < 30; ++step) {
-      if (seed % 2 == 0 && rng.below(3) == 0) {  // half the problems also see capacities change
+      if (seed % 4 < 2 && rng.below(3) == 0) {  // half the problems also see capacities change
         const auto l = static_cast<LinkId>(rng.below(num_links));
         p.capacity[l] = static_cast<double>(rng.below(6));
         solver.set_capacity(l, p.capacity[l]);
@@ -132,14 +137,17 @@ TEST_CASE(
 
 TEST_CASE("classed max-min: every update equals the policy solved from scratch level by level also after capacity changes") {
   const std::vector<ClassPolicy> policies = policies_of_three_classes();
-  for (std::uint64_t seed = 1; seed <= 400; ++seed) {
+  for (std::uint64_t seed = 1; seed <= 800; ++seed) {
+    // Seeds above 400 over bottleneck groups: each level's solver (and the leftover one) keeps its own.
+    const SolverKind kind = seed > 400 ? SolverKind::groups : SolverKind::variables;
+    CAPTURE(solver_kind_name(kind));
     const ClassPolicy& policy = policies[seed % policies.size()];
     CAPTURE(seed);
     CAPTURE(policy.name);
     Rng rng(seed * 7919);
     const auto num_links = 3 + static_cast<std::uint32_t>(seed % 8);
     RandomProblem p(rng, num_links, 6 + static_cast<std::uint32_t>(seed % 25), seed % 4 == 0);
-    ClassedMaxMin solver(policy, p.capacity, p.offsets, p.links, p.weight, p.var_class);
+    ClassedMaxMin solver(policy, p.capacity, p.offsets, p.links, p.weight, p.var_class, kind);
     std::vector<std::uint8_t> on(p.weight.size(), 0);
     for (int step = 0; step < 25; ++step) {
       if (seed % 2 == 1 && rng.below(3) == 0) {  // half the problems also see capacities change (hybrid caps)
@@ -454,14 +462,16 @@ TEST_CASE("classed max-min: variables given at activation under numbers used aga
   // As the held case above, with a stream of variables under reused numbers (a number may carry a
   // variable of another class, so of another level, in turn).
   const std::vector<ClassPolicy> policies = policies_of_three_classes();
-  for (std::uint64_t seed = 1; seed <= 70; ++seed) {
+  for (std::uint64_t seed = 1; seed <= 140; ++seed) {
     const ClassPolicy& policy = policies[seed % policies.size()];
+    const SolverKind kind = seed > 70 ? SolverKind::groups : SolverKind::variables;
     CAPTURE(seed);
     CAPTURE(policy.name);
+    CAPTURE(solver_kind_name(kind));
     Rng rng(seed * 104729);
     const auto num_links = 3 + static_cast<std::uint32_t>(seed % 8);
     RandomProblem stream(rng, num_links, 400, seed % 4 == 0);
-    ClassedMaxMin solver(policy, stream.capacity);
+    ClassedMaxMin solver(policy, stream.capacity, kind);
     const std::uint32_t numbers = 6 + static_cast<std::uint32_t>(seed % 4) * 8;
     std::vector<std::uint32_t> carried(numbers, kNone);
     std::size_t next = 0;
