@@ -24,7 +24,9 @@
 #include "core/routing.hpp"
 #include "core/system.hpp"
 #include "core/transport.hpp"
+#include "engine/flow/group_clocks.hpp"
 #include "engine/maxmin/classed_maxmin.hpp"
+#include "engine/maxmin/grouped_maxmin.hpp"
 
 namespace interflow::flow {
 
@@ -144,6 +146,11 @@ class FlowTransport final : public Transport {
   // nic_fifo: whether f takes its turn at a flow-level NIC (not one of the packet level's).
   bool queues_at_nic(FlowId f) const { return options_.nic_fifo && nic_next_[f] != kPacketNic; }
   void update_rates();               // the flows whose variables changed rate: remaining bits, ends
+  // Over bottleneck groups (grouped_): a flow of one path variable (and no cap link) is followed by
+  // its group's clock (clocks_) instead of having its rate, remaining bits and end updated one by one.
+  bool clocked(FlowId f) const { return grouped_ != nullptr && end_var(f) - first_var(f) == 1; }
+  void update_clocks();              // the followed variables that changed group, the groups' levels, starts
+  double carried_bits(FlowId f, std::uint32_t v);  // a clocked flow's bits sent up to now
   void rekey_end(FlowId f);          // f's transfer end in the completion heap
   void profile_rates();              // update_rates() timed apart from the heap (--profile)
   void solve();                      // the solver's update (with --profile, the sizes it solved counted)
@@ -160,6 +167,9 @@ class FlowTransport final : public Transport {
   std::vector<FlowId> var_flow_;
   std::vector<std::uint32_t> var_class_;
   std::unique_ptr<maxmin::ClassedMaxMin> solver_;
+  maxmin::GroupedMaxMin* grouped_ = nullptr;  // the solver over groups, when its levels are followed
+  GroupClocks clocks_;
+  std::vector<FlowId> clock_starts_;  // clocked flows started since the last batch
   // Hybrid coupling: per flow its cap link (kNone: not coupled), and the solver's own link lists (the
   // paths without inner links, with the cap link; empty without coupling: the paths').
   std::vector<LinkId> cap_link_;

@@ -256,6 +256,10 @@ void ClassedMaxMin::solve_all() {
   }
 }
 
+GroupedMaxMin* ClassedMaxMin::grouped() const {
+  return plain_ && kind_ == SolverKind::groups ? static_cast<GroupedMaxMin*>(levels_[0].get()) : nullptr;
+}
+
 IncrementalStats ClassedMaxMin::stats() const {
   IncrementalStats total;
   const auto add = [&](const RateSolver& s) {

@@ -20,6 +20,8 @@
 
 namespace interflow::maxmin {
 
+class GroupedMaxMin;
+
 class ClassedMaxMin {
  public:
   // var_class: the service class of each variable (may be empty under a policy without classes).
@@ -49,6 +51,9 @@ class ClassedMaxMin {
   }
   const std::vector<std::uint32_t>& changed() const { return plain_ ? levels_[0]->changed() : changed_; }
   IncrementalStats stats() const;
+  // The one solver over bottleneck groups, when the policy is plain and groups were chosen (the flow
+  // transport then follows its groups' levels: engine/flow/group_clocks.hpp); otherwise nullptr.
+  GroupedMaxMin* grouped() const;
 
  private:
   RateSolver& level_solver(std::uint32_t var) const {

@@ -73,6 +73,7 @@ void GroupedMaxMin::grow_variables(std::size_t vars) {
   if (vars <= group_of_.size()) return;
   group_of_.resize(vars, kNone);
   member_pos_.resize(vars, 0);
+  followed_.resize(vars, 0);
   var_mark_.resize(vars, 0);
   if (held_) return;
   own_weight_.resize(vars, 0.0);
@@ -234,6 +235,7 @@ void GroupedMaxMin::free_group(std::uint32_t g) {
   G.members.clear();
   G.pairs.clear();
   G.in_set = 0;
+  G.unfollowed = 0;
   free_groups_.push_back(g);
 }
 
@@ -335,8 +337,15 @@ void GroupedMaxMin::remove_incidence(std::uint32_t e, bool first) {
   }
 }
 
+void GroupedMaxMin::set_followed(std::uint32_t var, bool on) {
+  grow_variables(std::size_t{var} + 1);
+  if (active(var)) throw std::logic_error("GroupedMaxMin::set_followed: the variable is active");
+  followed_[var] = on ? 1 : 0;
+}
+
 void GroupedMaxMin::add_member(std::uint32_t g, std::uint32_t var) {
   group_of_[var] = g;
+  if (!followed_[var]) ++group_[g].unfollowed;
   member_pos_[var] = static_cast<std::uint32_t>(group_[g].members.size());
   group_[g].members.push_back(var);
   ++walk_;
@@ -356,6 +365,7 @@ void GroupedMaxMin::drop_member(std::uint32_t var) {
   members[at] = members.back();
   member_pos_[members[at]] = at;
   members.pop_back();
+  if (!followed_[var]) --group_[g].unfollowed;
   group_of_[var] = kNone;
   ++walk_;
   const VarLinks r = range_of(var);
@@ -370,6 +380,7 @@ void GroupedMaxMin::drop_member(std::uint32_t var) {
 void GroupedMaxMin::move_member(std::uint32_t var, std::uint32_t to) {
   drop_member(var);
   add_member(to, var);
+  if (followed_[var]) moved_.push_back(var);
 }
 
 void GroupedMaxMin::splice(std::uint32_t from, std::uint32_t to) {
@@ -419,7 +430,9 @@ void GroupedMaxMin::merge(std::uint32_t into, std::uint32_t from) {
     group_of_[v] = into;
     member_pos_[v] = static_cast<std::uint32_t>(group_[into].members.size());
     group_[into].members.push_back(v);
+    if (followed_[v]) moved_.push_back(v);
   }
+  group_[into].unfollowed += group_[from].unfollowed;
   free_group(from);
 }
 
@@ -475,6 +488,8 @@ void GroupedMaxMin::add_above(LinkId l, double level) {
 // ---- The update ----
 
 void GroupedMaxMin::update() {
+  moved_.clear();
+  level_changed_.clear();
   if (heaviest_ > lightest_ * kWeightSpread) {
     ++stats_.spread_solves;
     solve_all();
@@ -494,7 +509,6 @@ void GroupedMaxMin::update() {
   solve_until_closed();
   for (const std::uint32_t g : set_) stats_.solved_vars += group_[g].members.size();
   commit(kRateChange);
-  stats_.changed_vars += changed_.size();
   if (beyond) learn_closure_bound(bounded, bound, first);
   merge_frozen();
   end_batch();
@@ -776,7 +790,13 @@ void GroupedMaxMin::commit(double tolerance) {
     if (std::isfinite(G.new_level))
       for (const std::uint32_t p : G.pairs) load_delta_[link_[pair_[p].link].local] += pair_[p].weight * d;
     G.level = G.new_level;
-    changed_.insert(changed_.end(), G.members.begin(), G.members.end());
+    level_changed_.push_back(g);
+    stats_.changed_vars += G.members.size();
+    if (G.unfollowed == G.members.size())
+      changed_.insert(changed_.end(), G.members.begin(), G.members.end());
+    else if (G.unfollowed > 0)
+      for (const std::uint32_t v : G.members)
+        if (!followed_[v]) changed_.push_back(v);
   }
   for (std::size_t li = 0; li < local_links_.size(); ++li)
     if (load_delta_[li] != 0) {
@@ -824,6 +844,8 @@ void GroupedMaxMin::end_batch() {
 }
 
 void GroupedMaxMin::solve_all() {
+  moved_.clear();
+  level_changed_.clear();
   ++stamp_;
   set_.clear();
   set_pairs_ = 0;
@@ -837,7 +859,6 @@ void GroupedMaxMin::solve_all() {
   solve_set();
   for (const std::uint32_t g : set_) stats_.solved_vars += group_[g].members.size();
   commit(0);
-  stats_.changed_vars += changed_.size();
   merge_frozen();
 }
 

@@ -80,6 +80,14 @@ class GroupedMaxMin final : public RateSolver {
   std::size_t group_count() const { return group_.size() - free_groups_.size(); }
   std::uint32_t group_of(std::uint32_t var) const { return group_of_[var]; }
   double group_level(std::uint32_t g) const { return group_[g].level; }
+  // Variables followed by their group (the transport's clocks, engine/flow/group_clocks.hpp): set before
+  // activation. A followed variable whose rate changes with its group's level is not listed in
+  // changed(); after an update, moved() lists the followed variables that changed group (one may be
+  // listed more than once, or be back in its group) and level_changed() the groups whose level changed
+  // (group_level gives it).
+  void set_followed(std::uint32_t var, bool on);
+  const std::vector<std::uint32_t>& moved() const { return moved_; }
+  const std::vector<std::uint32_t>& level_changed() const { return level_changed_; }
   // Garbage in the arena of links given at activation below this is never compacted (tests set it low).
   void set_garbage_at_least(std::size_t n) { garbage_at_least_ = n; }
 
@@ -101,6 +109,7 @@ class GroupedMaxMin final : public RateSolver {
     std::uint32_t in_set = 0;        // == stamp_: in S
     std::uint32_t changed_mark = 0;  // == round_: its level changes in this round
     std::uint32_t pop = 0;           // the pop of the filling that froze it
+    std::uint32_t unfollowed = 0;    // members not followed by their group (listed in changed())
     bool alive = false, frozen = false;
     bool fresh = false;  // holds variables activated in this batch (rate 0 until the update)
   };
@@ -196,6 +205,8 @@ class GroupedMaxMin final : public RateSolver {
   // neighbours in the pair's list (kNone at the ends) and its variable.
   std::vector<std::uint32_t> inc_pair_, inc_next_, inc_prev_, inc_var_;
   std::vector<std::uint32_t> group_of_, member_pos_;  // per variable (kNone: inactive)
+  std::vector<std::uint8_t> followed_;                 // per variable: set_followed
+  std::vector<std::uint32_t> moved_, level_changed_;
   std::vector<std::uint32_t> active_list_, list_position_;  // links given at activation: for compaction
 
   std::vector<Group> group_;

@@ -759,6 +759,20 @@ TEST_CASE("dynamic: the solver over bottleneck groups gives the variable solver'
         REQUIRE(groups.state[f] == variables.state[f]);
         REQUIRE(groups.transfer_end_s[f] == approx(variables.transfer_end_s[f]).epsilon(1e-9));
       }
+      // What the links carried and the time series, also for the flows followed by their group's clock.
+      for (LinkId l = 0; l < net.num_links(); ++l)
+        REQUIRE(groups.link_bytes[l] == approx(variables.link_bytes[l]).epsilon(1e-9).scale(1));
+      REQUIRE(groups.series_gbps.size() == variables.series_gbps.size());
+      for (std::size_t b = 0; b < groups.series_gbps.size(); ++b)
+        REQUIRE(groups.series_gbps[b] == approx(variables.series_gbps[b]).epsilon(1e-9).scale(1e-6));
+      // With a batch tolerance, the same transfers end early by as much.
+      o.verify = false;
+      o.batch_tolerance = 1e-4;
+      const TransportResult groups_early = test::run_flows(net, *r, w, o);
+      o.solver = maxmin::SolverKind::variables;
+      const TransportResult variables_early = test::run_flows(net, *r, w, o);
+      CHECK(groups_early.ended_early == variables_early.ended_early);
+      CHECK(groups_early.early_bytes_cut == approx(variables_early.early_bytes_cut).epsilon(1e-6).scale(1));
     }
   }
 }
