@@ -95,10 +95,11 @@ void FlowTransport::prepare_variables(const MessageTable& messages) {
   // Over groups with the plain policy and no hybrid coupling, the flows of one path variable are
   // followed by their group's clock (multipath flows, drained at the sum of several groups' rates,
   // keep their own accounting).
-  grouped_ = cap_link_.empty() ? solver_->grouped() : nullptr;
-  if (grouped_ != nullptr)
-    for (FlowId f = 0; f < n; ++f)
-      if (clocked(f)) grouped_->set_followed(first_var(f), true);
+  if (cap_link_.empty())
+    for (std::size_t k = 0; k < solver_->grouped_levels(); ++k) grouped_.push_back(solver_->grouped(k));
+  clocks_.resize(grouped_.size());
+  for (FlowId f = 0; f < n; ++f)
+    if (clocked(f)) grouped_[solver_->level_of(first_var(f))]->set_followed(first_var(f), true);
 }
 
 // Hybrid coupling: each coupled flow gets a cap link of its own (numbered after the network's links),
@@ -302,8 +303,19 @@ void FlowTransport::release_nic(FlowId f) {
 }
 
 double FlowTransport::next_event(double /*bound*/) {
-  const double clocked_end = grouped_ != nullptr ? clocks_.next_time() : kNever;
+  std::size_t level = 0;
+  const double clocked_end = next_clocked_end(level);
   return std::min({completion_.empty() ? kNever : completion_.top_key(), clocked_end, next_delivery()});
+}
+
+double FlowTransport::next_clocked_end(std::size_t& level) {
+  double first = kNever;
+  for (std::size_t k = 0; k < clocks_.size(); ++k)
+    if (clocks_[k].next_time() < first) {
+      first = clocks_[k].next_time();
+      level = k;
+    }
+  return first;
 }
 
 // Transfer ends within a relative 1e-12 of the batch's time are the same instant up to rounding:
@@ -319,12 +331,13 @@ void FlowTransport::take_sent(double horizon, std::vector<MessageId>& sent) {
   const ProfileClock clock(options_.profile, r_->profile.ends_s);
   for (;;) {
     const double flow_end = completion_.empty() ? kNever : completion_.top_key();
-    const double clocked_end = grouped_ != nullptr ? clocks_.next_time() : kNever;
+    std::size_t level = 0;
+    const double clocked_end = next_clocked_end(level);
     const double due = std::min(flow_end, clocked_end);
     if (!(due <= horizon)) return;
     FlowId f;
     if (clocked_end < flow_end) {
-      f = var_flow_[clocks_.next_var()];  // leaves the clocks in end_transfer
+      f = var_flow_[clocks_[level].next_var()];  // leaves the clocks in end_transfer
     } else {
       f = completion_.top();
       completion_.pop();
@@ -349,7 +362,8 @@ void FlowTransport::end_transfer(FlowId f, double due) {
     ++r.ended_early;
     r.max_early_s = std::max(r.max_early_s, due - now_);
     r.max_early_relative = std::max(r.max_early_relative, (due - now_) / due);
-    const double rate = clocked(f) ? weight_[first_var(f)] * clocks_.level(clocks_.group(first_var(f))) : flow_[f].rate;
+    const std::uint32_t v = first_var(f);
+    const double rate = clocked(f) ? weight_[v] * clock_of(v).level(clock_of(v).group(v)) : flow_[f].rate;
     if (std::isfinite(rate)) r.early_bytes_cut += rate * 1e9 * (due - now_) / 8;
   }
   if (!coupled(f)) {  // a coupled flow's delivery is the hybrid transport's
@@ -360,7 +374,7 @@ void FlowTransport::end_transfer(FlowId f, double due) {
   --active_flows_;
   for (std::uint32_t v = first_var(f); v < end_var(f); ++v) {
     settle_var(v);
-    if (clocked(f)) var_[v].bits = messages_->bytes[m] * 8 - clocks_.leave(v, now_);
+    if (clocked(f)) var_[v].bits = messages_->bytes[m] * 8 - clock_of(v).leave(v, now_);
     var_[v].rate = 0;
     for (LinkId l : links_of(v)) {  // (streamed, the links are the solver's: before it lets v go)
       if (--link_active_[l] == 0) r.link_busy_s[l] += now_ - busy_since_[l];
@@ -396,7 +410,9 @@ void FlowTransport::end_batch() {
   } else {
     update_rates();
   }
-  segments_.push_back({now_, std::max(0.0, total_gbps_ + clocks_.gbps())});
+  double clocked_gbps = 0;
+  for (const GroupClocks& c : clocks_) clocked_gbps += c.gbps();
+  segments_.push_back({now_, std::max(0.0, total_gbps_ + clocked_gbps)});
   segment_active_.push_back(active_flows_);
   if (options_.verify) verify();
 }
@@ -413,7 +429,7 @@ void FlowTransport::solve() {
 }
 
 void FlowTransport::update_rates() {
-  if (grouped_ != nullptr) update_clocks();
+  if (!grouped_.empty()) update_clocks();
   ++stamp_;
   touched_.clear();
   for (std::uint32_t v : solver_->changed()) {
@@ -442,25 +458,29 @@ void FlowTransport::update_rates() {
 // with the bits it has left and joins its new group's; then the groups take their new levels; then the
 // flows started in this batch join their groups.
 void FlowTransport::update_clocks() {
-  const maxmin::GroupedMaxMin& g = *grouped_;
-  for (const std::uint32_t v : g.moved()) {
-    if (!clocks_.member(v)) continue;  // started in this batch: joins below
-    const std::uint32_t to = g.group_of(v);
-    if (clocks_.group(v) == to) continue;
-    const double bits = clocks_.leave(v, now_);
-    clocks_.join(v, to, bits, weight_[v], g.group_level(to), now_);
+  for (std::size_t k = 0; k < grouped_.size(); ++k) {
+    const maxmin::GroupedMaxMin& g = *grouped_[k];
+    GroupClocks& clocks = clocks_[k];
+    for (const std::uint32_t v : g.moved()) {
+      if (!clocks.member(v)) continue;  // started in this batch: joins below
+      const std::uint32_t to = g.group_of(v);
+      if (clocks.group(v) == to) continue;
+      const double bits = clocks.leave(v, now_);
+      clocks.join(v, to, bits, weight_[v], g.group_level(to), now_);
+    }
+    for (const std::uint32_t group : g.level_changed()) clocks.set_level(group, g.group_level(group), now_);
   }
-  for (const std::uint32_t group : g.level_changed()) clocks_.set_level(group, g.group_level(group), now_);
   for (const FlowId f : clock_starts_) {
     if (flow_[f].phase != Phase::Active) continue;
     const std::uint32_t v = first_var(f);
-    clocks_.join(v, g.group_of(v), flow_[f].remaining_bits, weight_[v], g.group_level(g.group_of(v)), now_);
+    const maxmin::GroupedMaxMin& g = *grouped_[solver_->level_of(v)];
+    clock_of(v).join(v, g.group_of(v), flow_[f].remaining_bits, weight_[v], g.group_level(g.group_of(v)), now_);
   }
   clock_starts_.clear();
 }
 
 double FlowTransport::carried_bits(FlowId f, std::uint32_t v) {
-  return messages_->bytes[message_of(f)] * 8 - clocks_.bits_left(v, now_);
+  return messages_->bytes[message_of(f)] * 8 - clock_of(v).bits_left(v, now_);
 }
 
 void FlowTransport::rekey_end(FlowId f) {
@@ -526,7 +546,7 @@ void FlowTransport::close() {
     if (flow_[f].phase == Phase::Active)
       for (std::uint32_t v = first_var(f); v < end_var(f); ++v) {
         settle_var(v);
-        if (clocked(f) && clocks_.member(v)) var_[v].bits = carried_bits(f, v);
+        if (clocked(f) && clock_of(v).member(v)) var_[v].bits = carried_bits(f, v);
         if (streamed_)  // the held paths' bits are added up below; a slot's when its transfer ends
           for (LinkId l : links_of(v)) r.link_bytes[l] += var_[v].bits / 8;
       }

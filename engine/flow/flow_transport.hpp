@@ -148,7 +148,9 @@ class FlowTransport final : public Transport {
   void update_rates();               // the flows whose variables changed rate: remaining bits, ends
   // Over bottleneck groups (grouped_): a flow of one path variable (and no cap link) is followed by
   // its group's clock (clocks_) instead of having its rate, remaining bits and end updated one by one.
-  bool clocked(FlowId f) const { return grouped_ != nullptr && end_var(f) - first_var(f) == 1; }
+  bool clocked(FlowId f) const { return !grouped_.empty() && end_var(f) - first_var(f) == 1; }
+  GroupClocks& clock_of(std::uint32_t v) { return clocks_[solver_->level_of(v)]; }
+  double next_clocked_end(std::size_t& level);  // the earliest end over the levels' clocks (kNever: none)
   void update_clocks();              // the followed variables that changed group, the groups' levels, starts
   double carried_bits(FlowId f, std::uint32_t v);  // a clocked flow's bits sent up to now
   void rekey_end(FlowId f);          // f's transfer end in the completion heap
@@ -167,8 +169,9 @@ class FlowTransport final : public Transport {
   std::vector<FlowId> var_flow_;
   std::vector<std::uint32_t> var_class_;
   std::unique_ptr<maxmin::ClassedMaxMin> solver_;
-  maxmin::GroupedMaxMin* grouped_ = nullptr;  // the solver over groups, when its levels are followed
-  GroupClocks clocks_;
+  // Per priority level, its solver over groups and the clocks of its groups (empty: no clocks).
+  std::vector<maxmin::GroupedMaxMin*> grouped_;
+  std::vector<GroupClocks> clocks_;
   std::vector<FlowId> clock_starts_;  // clocked flows started since the last batch
   // Hybrid coupling: per flow its cap link (kNone: not coupled), and the solver's own link lists (the
   // paths without inner links, with the cap link; empty without coupling: the paths').

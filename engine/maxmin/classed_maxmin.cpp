@@ -256,8 +256,12 @@ void ClassedMaxMin::solve_all() {
   }
 }
 
-GroupedMaxMin* ClassedMaxMin::grouped() const {
-  return plain_ && kind_ == SolverKind::groups ? static_cast<GroupedMaxMin*>(levels_[0].get()) : nullptr;
+std::size_t ClassedMaxMin::grouped_levels() const {
+  return kind_ == SolverKind::groups && !leftover_ ? levels_.size() : 0;
+}
+
+GroupedMaxMin* ClassedMaxMin::grouped(std::size_t k) const {
+  return k < grouped_levels() ? static_cast<GroupedMaxMin*>(levels_[k].get()) : nullptr;
 }
 
 IncrementalStats ClassedMaxMin::stats() const {
