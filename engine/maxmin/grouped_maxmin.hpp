@@ -153,8 +153,12 @@ class GroupedMaxMin final : public RateSolver {
   std::uint32_t find_pair(std::uint32_t g, LinkId l);  // kNone if the group does not cross it
   std::uint32_t pair_of(std::uint32_t g, LinkId l);    // found or made
   void free_pair(std::uint32_t p);
-  void unlist_from_group(std::uint32_t p);  // out of its group's list of pairs
-  void list_in_group(std::uint32_t p, std::uint32_t g);  // into g's, as g's
+  void unlist_from_group(std::uint32_t p);  // out of its group's list of pairs (and the index)
+  void list_in_group(std::uint32_t p, std::uint32_t g);  // into g's, as g's (and into the index)
+  std::size_t index_slot(std::uint32_t g, LinkId l) const;  // the home slot of (g, l) in index_
+  void index_insert(std::uint32_t p);
+  void index_place(std::uint32_t p);
+  void index_erase(std::uint32_t p);
   void add_incidence(std::uint32_t p, std::uint32_t var, std::uint32_t e, bool first);
   void remove_incidence(std::uint32_t e, bool first);  // first: the path's first incidence on that link
   void add_member(std::uint32_t g, std::uint32_t var);  // with its incidences
@@ -215,6 +219,9 @@ class GroupedMaxMin final : public RateSolver {
   std::vector<std::uint32_t> free_pairs_;
   std::size_t live_pairs_ = 0;
   std::vector<std::vector<std::uint32_t>> link_pairs_;
+  // The live pairs by (group, link) (find_pair), a hash table of pair numbers (kNone: empty slot).
+  std::vector<std::uint32_t> index_;
+  std::size_t index_mask_ = 0, index_used_ = 0;
 
   // Work of one update.
   std::uint32_t fresh_group_ = kNone;  // the batch's newcomers
