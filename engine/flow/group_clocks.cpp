@@ -8,7 +8,7 @@ namespace interflow::flow {
 
 namespace {
 
-constexpr double kRebase = 1.0;  // Gbit per unit of weight: a clock beyond it is rebased to 0
+constexpr double kRebase = 64.0;  // Gbit per unit of weight: a clock beyond it is rebased to 0
 constexpr double kNoEnd = std::numeric_limits<double>::infinity();
 
 }  // namespace

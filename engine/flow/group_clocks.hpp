@@ -13,9 +13,10 @@
 // number), which a change of λ does not alter, so each group keeps them in a heap of its own and the
 // groups' next ends are in one heap.
 // Precision: end values and the clock are differenced; a clock is rebased to 0 (every member's end
-// value shifted by as much, which keeps their order) once it passes 1 Gbit per unit of weight, so a
-// difference loses at most about 2^-52 Gbit/w, an end time at most about 2^-52 / λ seconds, far
-// below the batching window (10^-12 relative). Tested against per-flow accounting in
+// value shifted by as much, which keeps their order) once it passes 64 Gbit per unit of weight, so a
+// difference loses at most about 2^-46 Gbit/w, an end time at most about 2^-46 / λ seconds, far
+// below the batching window (10^-12 relative). A rebase reads the group's members once per 64 units
+// of its clock. Tested against per-flow accounting in
 // tests/engine/group_clocks.cpp.
 #include <cstdint>
 #include <vector>
