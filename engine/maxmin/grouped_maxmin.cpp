@@ -303,7 +303,7 @@ std::uint32_t GroupedMaxMin::pair_of(std::uint32_t g, LinkId l) {
   Pair& P = pair_[p];
   P.group = g;
   P.link = l;
-  P.count = P.distinct = P.removals = 0;
+  P.count = P.distinct = 0;
   P.weight = P.peak = 0;
   P.head = kNone;
   list_in_group(p, g);
@@ -311,7 +311,6 @@ std::uint32_t GroupedMaxMin::pair_of(std::uint32_t g, LinkId l) {
   link_pairs_[l].push_back(p);
   link_[l].hint = p;
   ++live_pairs_;
-  if (solving_ && group_[g].in_set == stamp_) ++set_pairs_;  // S's pairs stay counted as groups split
   return p;
 }
 
@@ -332,7 +331,6 @@ void GroupedMaxMin::list_in_group(std::uint32_t p, std::uint32_t g) {
 }
 
 void GroupedMaxMin::free_pair(std::uint32_t p) {
-  if (solving_ && group_[pair_[p].group].in_set == stamp_) --set_pairs_;
   unlist_from_group(p);
   Pair& P = pair_[p];
   std::vector<std::uint32_t>& of_link = link_pairs_[P.link];
@@ -361,9 +359,8 @@ void GroupedMaxMin::add_incidence(std::uint32_t p, std::uint32_t var, std::uint3
 
 // A pair's weight is kept by subtracting the weights of the members that leave, so its rounding error
 // stays that of the largest sum it held; once what is left falls below 2^-10 of that, it is summed
-// again from its members (as IncrementalMaxMin::unfrozen_weight does for a link), and also after as
-// many removals as it has members (at least 1,024), so that a pair whose members come and go at a
-// steady count does not gather rounding: a constant factor on the removals either way.
+// again from its members (as IncrementalMaxMin::unfrozen_weight does for a link), at most once per
+// 2^10 fall: a constant factor on the removals.
 void GroupedMaxMin::remove_incidence(std::uint32_t e, bool first) {
   const std::uint32_t p = inc_pair_[e];
   Pair& P = pair_[p];
@@ -381,8 +378,7 @@ void GroupedMaxMin::remove_incidence(std::uint32_t e, bool first) {
     return;
   }
   P.weight -= weight_[inc_var_[e]];
-  if (P.weight < P.peak * 0x1p-10 || ++P.removals >= std::max<std::uint32_t>(1024, P.count)) {
-    P.removals = 0;
+  if (P.weight < P.peak * 0x1p-10) {
     double sum = 0;
     for (std::uint32_t k = P.head; k != kNone; k = inc_next_[k]) sum += weight_[inc_var_[k]];
     P.weight = P.peak = sum;
@@ -556,14 +552,12 @@ void GroupedMaxMin::update() {
   const bool bounded = closure_score_ <= 0;
   close_limit_ = bounded ? bound : std::numeric_limits<std::size_t>::max();
   const std::size_t closed = close_set();
-  const bool beyond = bounded ? numbered_ < closed_groups_ : closed > bound;
+  const bool beyond = bounded ? numbered_ < set_.size() : closed > bound;
   const std::size_t first = set_pairs_;
-  solving_ = true;
   solve_until_closed();
   for (const std::uint32_t g : set_) stats_.solved_vars += group_[g].members.size();
   commit(kRateChange);
   if (beyond) learn_closure_bound(bounded, bound, first);
-  solving_ = false;
   merge_frozen();
   end_batch();
 }
@@ -608,7 +602,6 @@ std::size_t GroupedMaxMin::close_set() {
     }
   }
   const std::size_t closed = set_pairs_;
-  closed_groups_ = set_.size();
   if (2 * set_pairs_ > live_pairs_)
     for (std::uint32_t g = 0; g < group_.size(); ++g)
       if (group_[g].alive && at_least(g, floor_level_)) add_to_set(g);
@@ -617,7 +610,7 @@ std::size_t GroupedMaxMin::close_set() {
 
 void GroupedMaxMin::learn_closure_bound(bool bounded, std::size_t bound, std::size_t first) {
   // As IncrementalMaxMin::learn_closure_bound, with S measured in pairs.
-  const bool against_bound = bounded ? set_pairs_ > first && set_pairs_ > 2 * bound : changed_pairs_ > bound;
+  const bool against_bound = bounded ? set_pairs_ > first && set_pairs_ > 2 * bound : changed_.size() > bound;
   closure_score_ = std::clamp(closure_score_ + (against_bound ? 1 : -1), -kClosureScoreMax, kClosureScoreMax);
 }
 
@@ -804,6 +797,7 @@ void GroupedMaxMin::split_and_freeze(std::uint32_t g, std::uint32_t p, double le
     frozen_part = g;
   }
   for (const std::uint32_t v : scratch_members_) move_member(v, h);
+  set_pairs_ += group_[h].pairs.size();
   freeze_group(frozen_part, level);
   const std::uint32_t unfrozen_part = frozen_part == h ? g : h;
   if (group_[unfrozen_part].pairs.empty()) {  // what is left crosses no link
@@ -831,7 +825,6 @@ void GroupedMaxMin::freeze_group(std::uint32_t g, double level) {
 // ---- After the filling ----
 
 void GroupedMaxMin::commit(double tolerance) {
-  changed_pairs_ = 0;
   // Load changes are summed per local link first (a part split off a group during the update carries
   // the group's level from before it, the one the loads hold).
   load_delta_.assign(local_links_.size(), 0.0);
@@ -846,7 +839,6 @@ void GroupedMaxMin::commit(double tolerance) {
       for (const std::uint32_t p : G.pairs) load_delta_[link_[pair_[p].link].local] += pair_[p].weight * d;
     G.level = G.new_level;
     level_changed_.push_back(g);
-    changed_pairs_ += G.pairs.size();
     stats_.changed_vars += G.members.size();
     if (G.unfollowed == G.members.size())
       changed_.insert(changed_.end(), G.members.begin(), G.members.end());

@@ -99,7 +99,6 @@ class GroupedMaxMin final : public RateSolver {
     std::uint32_t at_group = 0, at_link = 0;  // positions in the group's and the link's lists
     std::uint32_t count = 0, distinct = 0;     // incidences; distinct members
     std::uint32_t head = kNone;                // its first incidence
-    std::uint32_t removals = 0;                // since its weight was last summed
     double weight = 0;  // sum of the incidences' weights
     double peak = 0;    // the largest weight held since last summed (see remove_incidence)
   };
@@ -235,10 +234,7 @@ class GroupedMaxMin final : public RateSolver {
   bool track_loads_ = false;
   std::vector<LinkId> load_changes_;
   std::vector<std::uint32_t> set_, changed_, scratch_, scratch_members_, freezing_;
-  // S's pairs (counted as groups join S, and as pairs of S's groups are made and released while it is
-  // solved), the groups when the first closure stopped, the pairs of the groups whose level changed.
-  std::size_t set_pairs_ = 0, numbered_ = 0, close_limit_ = 0, closed_groups_ = 0, changed_pairs_ = 0;
-  bool solving_ = false;
+  std::size_t set_pairs_ = 0, numbered_ = 0, close_limit_ = 0;
   int closure_score_ = 0;
   std::uint32_t stamp_ = 0, solve_stamp_ = 0, round_ = 0, walk_ = 0, pops_ = 0;
   std::vector<std::uint32_t> var_mark_;  // == walk_: marked by the split under way
