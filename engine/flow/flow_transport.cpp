@@ -92,9 +92,9 @@ void FlowTransport::prepare_variables(const MessageTable& messages) {
       options_.policy, capacity_, solver_offsets_.empty() ? paths.var_offsets() : solver_offsets_,
       solver_offsets_.empty() ? paths.all_links() : std::span<const LinkId>(solver_links_), weight_, var_class_,
       options_.solver);
-  // Over groups with the plain policy and no hybrid coupling, the flows of one path variable are
-  // followed by their group's clock (multipath flows, drained at the sum of several groups' rates,
-  // keep their own accounting).
+  // Over groups without a cap below 1 and without hybrid coupling, the flows of one path variable
+  // are followed by their group's clock, one set of clocks per priority level (multipath flows,
+  // drained at the sum of several groups' rates, keep their own accounting).
   if (cap_link_.empty())
     for (std::size_t k = 0; k < solver_->grouped_levels(); ++k) grouped_.push_back(solver_->grouped(k));
   clocks_.resize(grouped_.size());
@@ -453,7 +453,6 @@ void FlowTransport::update_rates() {
   }
 }
 
-// An active flow's transfer end, from its remaining bits and rate, in the completion heap.
 // All at now: a variable that changed group leaves the clock it ran by (its group's level until now)
 // with the bits it has left and joins its new group's; then the groups take their new levels; then the
 // flows started in this batch join their groups.
@@ -483,6 +482,7 @@ double FlowTransport::carried_bits(FlowId f, std::uint32_t v) {
   return messages_->bytes[message_of(f)] * 8 - clock_of(v).bits_left(v, now_);
 }
 
+// An active flow's transfer end, from its remaining bits and rate, in the completion heap.
 void FlowTransport::rekey_end(FlowId f) {
   const double rate = flow_[f].rate;
   if (rate > 0)

@@ -2,24 +2,17 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <stdexcept>
 #include <string>
 
 #include "core/error.hpp"
+#include "engine/maxmin/incremental_rules.hpp"
 
 namespace interflow::maxmin {
 
-namespace {
+using namespace rules;  // the tolerances and bounds of the variable solver, for the same rules
 
-// The tolerances of engine/maxmin/incremental_maxmin.cpp, for the same rules.
-constexpr double kRelative = 1e-9;
-constexpr double kRateChange = 1e-12;
-constexpr double kTie = 1e-12, kTieAbsolute = 1e-14;
-constexpr double kNoFloor = std::numeric_limits<double>::infinity();
-constexpr double kWeightSpread = 0x1p30;
-constexpr std::size_t kCloseFactor = 16, kCloseAtLeast = 256;
-constexpr int kClosureScoreMax = 8;
+namespace {
 
 // A free number of items (one given back earlier, or a new item at the end).
 template <class T>
@@ -66,7 +59,7 @@ GroupedMaxMin::GroupedMaxMin(std::span<const double> capacity, std::span<const s
 }
 
 double GroupedMaxMin::saturation_of(LinkId l) const {
-  return link_[l].capacity - kRelative * std::max(link_[l].capacity, initial_capacity_[l]);
+  return saturation(link_[l].capacity, initial_capacity_[l]);
 }
 
 void GroupedMaxMin::grow_variables(std::size_t vars) {
@@ -83,11 +76,7 @@ void GroupedMaxMin::grow_variables(std::size_t vars) {
 }
 
 void GroupedMaxMin::check_weight(double weight) {
-  if (!(weight > 0) || !std::isfinite(weight)) {
-    char text[64];
-    std::snprintf(text, sizeof text, "%.17g", weight);
-    throw InputError(std::string("grouped max-min: a weight of ") + text + "; weights must be finite and > 0");
-  }
+  rules::check_weight(weight, "grouped max-min");
   lightest_ = std::min(lightest_, weight);
   heaviest_ = std::max(heaviest_, weight);
 }
@@ -396,14 +385,7 @@ void GroupedMaxMin::add_member(std::uint32_t g, std::uint32_t var) {
   if (!followed_[var]) ++group_[g].unfollowed;
   member_pos_[var] = static_cast<std::uint32_t>(group_[g].members.size());
   group_[g].members.push_back(var);
-  ++walk_;
-  const VarLinks r = range_of(var);
-  for (std::uint32_t e = r.first; e < r.first + r.count; ++e) {
-    const LinkId l = inc_base_[e];
-    const bool first = link_[l].walk != walk_;
-    link_[l].walk = walk_;
-    add_incidence(pair_of(g, l), var, e, first);
-  }
+  walk_path(var, [&](std::uint32_t e, LinkId l, bool first) { add_incidence(pair_of(g, l), var, e, first); });
 }
 
 void GroupedMaxMin::drop_member(std::uint32_t var) {
@@ -415,14 +397,7 @@ void GroupedMaxMin::drop_member(std::uint32_t var) {
   members.pop_back();
   if (!followed_[var]) --group_[g].unfollowed;
   group_of_[var] = kNone;
-  ++walk_;
-  const VarLinks r = range_of(var);
-  for (std::uint32_t e = r.first; e < r.first + r.count; ++e) {
-    const LinkId l = inc_base_[e];
-    const bool first = link_[l].walk != walk_;
-    link_[l].walk = walk_;
-    remove_incidence(e, first);
-  }
+  walk_path(var, [&](std::uint32_t e, LinkId, bool first) { remove_incidence(e, first); });
 }
 
 void GroupedMaxMin::move_member(std::uint32_t var, std::uint32_t to) {
@@ -457,22 +432,15 @@ void GroupedMaxMin::merge(std::uint32_t into, std::uint32_t from) {
   for (const std::uint32_t q : scratch_) {
     const LinkId l = pair_[q].link;
     const std::uint32_t p = find_pair(into, l);
-    if (p == kNone) {  // the pair changes group: its incidences stay where they are
-      unlist_from_group(q);
-      list_in_group(q, into);
-      continue;
+    if (p != kNone) {  // the shorter list is spliced into the longer
+      const bool keep_q = pair_[q].count > pair_[p].count;
+      splice(keep_q ? p : q, keep_q ? q : p);
+      free_pair(keep_q ? p : q);
+      if (!keep_q) continue;
     }
-    // The shorter list is spliced into the longer, and the pair that keeps them belongs to `into`.
-    const bool keep_q = pair_[q].count > pair_[p].count;
-    const std::uint32_t kept = keep_q ? q : p, gone = keep_q ? p : q;
-    splice(gone, kept);
-    if (keep_q) {
-      free_pair(p);
-      unlist_from_group(q);
-      list_in_group(q, into);
-    } else {
-      free_pair(q);
-    }
+    // q changes group (its incidences stay where they are)
+    unlist_from_group(q);
+    list_in_group(q, into);
   }
   for (const std::uint32_t v : group_[from].members) {
     group_of_[v] = into;
@@ -511,12 +479,10 @@ void GroupedMaxMin::add_top(LinkId l) {
   link_[l].walked = stamp_;
   double top = 0;
   for (const std::uint32_t p : link_pairs_[l]) top = std::max(top, group_[pair_[p].group].level);
-  scratch_.clear();
   for (const std::uint32_t p : link_pairs_[l]) {
     const std::uint32_t g = pair_[p].group;
-    if (at_least(g, top) && at_least(g, floor_level_)) scratch_.push_back(g);
+    if (at_least(g, top) && at_least(g, floor_level_)) add_to_set(g);
   }
-  for (const std::uint32_t g : scratch_) add_to_set(g);
 }
 
 void GroupedMaxMin::add_from(LinkId l, double level) {
@@ -536,8 +502,6 @@ void GroupedMaxMin::add_above(LinkId l, double level) {
 // ---- The update ----
 
 void GroupedMaxMin::update() {
-  moved_.clear();
-  level_changed_.clear();
   if (heaviest_ > lightest_ * kWeightSpread) {
     ++stats_.spread_solves;
     solve_all();
@@ -562,12 +526,18 @@ void GroupedMaxMin::update() {
   end_batch();
 }
 
-bool GroupedMaxMin::seed_set() {
+void GroupedMaxMin::begin_update() {
   ++stamp_;
   set_.clear();
   set_pairs_ = 0;
   changed_.clear();
+  moved_.clear();
+  level_changed_.clear();
   begin_numbering();
+}
+
+bool GroupedMaxMin::seed_set() {
+  begin_update();
   if (fresh_group_ != kNone) {
     const Group& F = group_[fresh_group_];
     if (F.members.empty()) {
@@ -857,19 +827,18 @@ void GroupedMaxMin::commit(double tolerance) {
 void GroupedMaxMin::merge_frozen() {
   // Groups frozen at one pop share its level bit for bit (if their commits kept it); the largest of
   // them takes in the others.
-  scratch_.clear();
+  std::vector<std::uint32_t>& order = merge_order_;  // (merge uses scratch_)
+  order.clear();
   for (const std::uint32_t g : set_)
     if (group_[g].alive && group_[g].frozen && group_[g].level == group_[g].new_level &&
         std::isfinite(group_[g].level))
-      scratch_.push_back(g);
-  std::sort(scratch_.begin(), scratch_.end(), [&](std::uint32_t a, std::uint32_t b) {
+      order.push_back(g);
+  std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
     if (group_[a].pop != group_[b].pop) return group_[a].pop < group_[b].pop;
     if (group_[a].members.size() != group_[b].members.size())
       return group_[a].members.size() > group_[b].members.size();
     return a < b;
   });
-  std::vector<std::uint32_t> order;
-  order.swap(scratch_);
   for (std::size_t i = 0; i < order.size();) {
     std::size_t j = i + 1;
     while (j < order.size() && group_[order[j]].pop == group_[order[i]].pop) ++j;
@@ -877,7 +846,6 @@ void GroupedMaxMin::merge_frozen() {
       if (group_[order[k]].level == group_[order[i]].level) merge(order[i], order[k]);
     i = j;
   }
-  order.swap(scratch_);
 }
 
 void GroupedMaxMin::end_batch() {
@@ -892,13 +860,7 @@ void GroupedMaxMin::end_batch() {
 }
 
 void GroupedMaxMin::solve_all() {
-  moved_.clear();
-  level_changed_.clear();
-  ++stamp_;
-  set_.clear();
-  set_pairs_ = 0;
-  changed_.clear();
-  begin_numbering();
+  begin_update();
   end_batch();
   for (std::uint32_t g = 0; g < group_.size(); ++g)
     if (group_[g].alive) add_to_set(g);

@@ -164,6 +164,18 @@ class GroupedMaxMin final : public RateSolver {
   void add_member(std::uint32_t g, std::uint32_t var);  // with its incidences
   void drop_member(std::uint32_t var);                  // from its group, with its incidences
   void move_member(std::uint32_t var, std::uint32_t to);
+  // Calls f(e, link, first) for each incidence of var's path; first: the path's first on that link.
+  template <class F>
+  void walk_path(std::uint32_t var, F&& f) {
+    ++walk_;
+    const VarLinks r = range_of(var);
+    for (std::uint32_t e = r.first; e < r.first + r.count; ++e) {
+      const LinkId l = inc_base_[e];
+      const bool first = link_[l].walk != walk_;
+      link_[l].walk = walk_;
+      f(e, l, first);
+    }
+  }
   void merge(std::uint32_t into, std::uint32_t from);  // from's members join into; from is freed
   void splice(std::uint32_t from, std::uint32_t to);   // pair from's incidences (and sums) into pair to
 
@@ -174,6 +186,7 @@ class GroupedMaxMin final : public RateSolver {
   void add_top(LinkId l);                     // the top-level groups of a saturated link (above the floor)
   void add_from(LinkId l, double level);      // its groups at or above the level
   void add_above(LinkId l, double level);     // its groups above the level, ties left out
+  void begin_update();                        // a new S (and new lists of changes) for this update
   bool seed_set();                            // step 1; whether S holds anything
   std::size_t close_set();                    // step 2; S's pairs when the closure stopped
   void learn_closure_bound(bool bounded, std::size_t bound, std::size_t first);
@@ -233,7 +246,7 @@ class GroupedMaxMin final : public RateSolver {
   double lightest_ = std::numeric_limits<double>::infinity(), heaviest_ = 0;
   bool track_loads_ = false;
   std::vector<LinkId> load_changes_;
-  std::vector<std::uint32_t> set_, changed_, scratch_, scratch_members_, freezing_;
+  std::vector<std::uint32_t> set_, changed_, scratch_, scratch_members_, freezing_, merge_order_;
   std::size_t set_pairs_ = 0, numbered_ = 0, close_limit_ = 0;
   int closure_score_ = 0;
   std::uint32_t stamp_ = 0, solve_stamp_ = 0, round_ = 0, walk_ = 0, pops_ = 0;

@@ -2,28 +2,16 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <limits>
 #include <stdexcept>
 #include <string>
 
 #include "core/error.hpp"
+#include "engine/maxmin/incremental_rules.hpp"
 
 namespace interflow::maxmin {
 
-namespace {
-
-constexpr double kRelative = 1e-9;  // saturation tolerance, relative
-// A rate change smaller than this (relative) is rounding noise of the solve: not applied, not reported.
-constexpr double kRateChange = 1e-12;
-constexpr double kNoFloor = std::numeric_limits<double>::infinity();
-// A level is above another when it exceeds it by more than this (relative) plus kTieAbsolute × the
-// largest capacity: beyond the rounding of a solve. Leaving out a variable so close to a tie moves the
-// rates on that link by at most as much: 1e-12 relative, or 1e-14 × the largest capacity for a rate
-// far below it (the same order as kRateChange's floor).
-constexpr double kTie = 1e-12, kTieAbsolute = 1e-14;
-
-}  // namespace
+using namespace rules;
 
 IncrementalMaxMin::IncrementalMaxMin(std::span<const double> capacity)
     : initial_capacity_(capacity.begin(), capacity.end()) {
@@ -76,9 +64,7 @@ void IncrementalMaxMin::grow_variables(std::size_t vars) {
 }
 
 double IncrementalMaxMin::saturation_of(LinkId l) const {
-  // Tolerance relative to the larger of the current and the initial capacity: a residual capacity
-  // handed down by a class policy can be a rounding error away from 0.
-  return link_[l].capacity - kRelative * std::max(link_[l].capacity, initial_capacity_[l]);
+  return saturation(link_[l].capacity, initial_capacity_[l]);
 }
 
 void IncrementalMaxMin::set_capacity(LinkId l, double capacity) {
@@ -131,11 +117,7 @@ void IncrementalMaxMin::activate(std::uint32_t var, std::span<const LinkId> link
 }
 
 void IncrementalMaxMin::check_weight(double weight) {
-  if (!(weight > 0) || !std::isfinite(weight)) {
-    char text[64];
-    std::snprintf(text, sizeof text, "%.17g", weight);
-    throw InputError(std::string("incremental max-min: a weight of ") + text + "; weights must be finite and > 0");
-  }
+  rules::check_weight(weight, "incremental max-min");
   lightest_ = std::min(lightest_, weight);
   heaviest_ = std::max(heaviest_, weight);
 }

@@ -256,14 +256,8 @@ class IncrementalMaxMin final : public RateSolver {
   // The floor of the batch: no variable whose level (rate / weight) is below it can change (see above).
   double floor_level_ = std::numeric_limits<double>::infinity();
   double max_capacity_ = 0;
-  // The rules that keep S small compare rates with tolerances partly absolute (kRateChange's floor,
-  // scaled by weight / heaviest_; kTieAbsolute; the margins of at_least). Divided by weights far
-  // apart these become level differences as large as the light variables' own levels, so that a
-  // variable at the top of a link can be taken for one below it. The random tests against a solve
-  // from scratch hold up to a spread of 2^30 and fail beyond; so once the weights activated lie
-  // further apart, update() solves every active variable (solve_all, which the same tests find
-  // exact up to 2^60). ECMP's per-hop splits on a large mesh reach 2^-63.
-  static constexpr double kWeightSpread = 0x1p30;
+  // The lightest and heaviest weights activated: beyond rules::kWeightSpread apart
+  // (engine/maxmin/incremental_rules.hpp), update() solves every active variable.
   double lightest_ = std::numeric_limits<double>::infinity(), heaviest_ = 0;
   bool track_loads_ = false;
   std::vector<LinkId> load_changes_;
@@ -282,13 +276,9 @@ class IncrementalMaxMin final : public RateSolver {
   std::vector<double> weight_summed_;
   std::vector<std::uint32_t> local_var_offsets_, local_vars_, cursor_, unfrozen_;
   std::vector<std::uint32_t> set_incidence_offsets_, set_local_link_;  // per variable of S: its local links
-  // The first closure of an update stops at kCloseFactor × |S| + kCloseAtLeast variables; later ones
-  // do not stop (close_limit_). On a megafly where a uniform background saturates most links, the
-  // unbounded first closure took 41 variables to 12,000 for 52 that changed (bench/RESULTS.md).
-  static constexpr std::size_t kCloseFactor = 16, kCloseAtLeast = 256;
+  // The first closure's bound (rules::kCloseFactor, kCloseAtLeast); later ones do not stop.
   std::size_t close_limit_ = 0;
   // Above 0 the first closure is not bounded either (learn_closure_bound).
-  static constexpr int kClosureScoreMax = 8;
   int closure_score_ = 0;
   std::size_t numbered_ = 0;                                           // variables of S numbered so far
   std::vector<double> load_delta_;                                     // per local link, in commit()

@@ -1,0 +1,57 @@
+#pragma once
+// The tolerances and bounds shared by the two incremental solvers (engine/maxmin/incremental_maxmin.hpp
+// over variables, engine/maxmin/grouped_maxmin.hpp over bottleneck groups), which apply the same
+// rules (steps 0-4 of incremental_maxmin.hpp) and must keep the same values.
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdio>
+#include <limits>
+#include <string>
+#include <string_view>
+
+#include "core/error.hpp"
+
+namespace interflow::maxmin::rules {
+
+constexpr double kRelative = 1e-9;  // saturation tolerance, relative
+// A rate change smaller than this (relative) is rounding noise of the solve: not applied, not reported.
+constexpr double kRateChange = 1e-12;
+constexpr double kNoFloor = std::numeric_limits<double>::infinity();
+// A level is above another when it exceeds it by more than this (relative) plus kTieAbsolute × the
+// largest capacity: beyond the rounding of a solve. Leaving out a variable so close to a tie moves the
+// rates on that link by at most as much: 1e-12 relative, or 1e-14 × the largest capacity for a rate
+// far below it (the same order as kRateChange's floor).
+constexpr double kTie = 1e-12, kTieAbsolute = 1e-14;
+// The rules that keep S small compare rates with tolerances partly absolute (kRateChange's floor,
+// scaled by weight / heaviest; kTieAbsolute; the margins of at_least). Divided by weights far apart
+// these become level differences as large as the light variables' own levels, so that a variable at
+// the top of a link can be taken for one below it. The random tests against a solve from scratch
+// hold up to a spread of 2^30 and fail beyond; so once the weights activated lie further apart,
+// update() solves every active variable (solve_all, which the same tests find exact up to 2^60).
+// ECMP's per-hop splits on a large mesh reach 2^-63.
+constexpr double kWeightSpread = 0x1p30;
+// The first closure of an update stops at kCloseFactor × |S| + kCloseAtLeast (variables, or pairs
+// over groups); later ones do not stop. On a megafly where a uniform background saturates most
+// links, the unbounded first closure took 41 variables to 12,000 for 52 that changed
+// (bench/RESULTS.md).
+constexpr std::size_t kCloseFactor = 16, kCloseAtLeast = 256;
+// Above 0 the first closure is not bounded either (learn_closure_bound); the score stays within ±this.
+constexpr int kClosureScoreMax = 8;
+
+// The load at which a link counts as saturated: tolerance relative to the larger of its current and
+// its initial capacity (a residual capacity handed down by a class policy can be a rounding error
+// away from 0).
+inline double saturation(double capacity, double initial_capacity) {
+  return capacity - kRelative * std::max(capacity, initial_capacity);
+}
+
+// Refuses a weight that is not finite and positive, naming the solver.
+inline void check_weight(double weight, std::string_view solver) {
+  if (weight > 0 && std::isfinite(weight)) return;
+  char text[64];
+  std::snprintf(text, sizeof text, "%.17g", weight);
+  throw InputError(std::string(solver) + ": a weight of " + text + "; weights must be finite and > 0");
+}
+
+}  // namespace interflow::maxmin::rules
