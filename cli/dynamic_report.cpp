@@ -66,6 +66,8 @@ double solved_per_batch(const TransportResult& r) {
 
 Json simulation_json(const TransportResult& r) {
   return {{"rate_solver", r.rate_solver.empty() ? Json(nullptr) : Json(r.rate_solver)},
+          {"group_clocked_transfers", r.group_clocked},
+          {"mix_clocked_transfers", r.mix_clocked},
           {"batches", r.batches},
           {"events", r.events},
           {"events_per_second", r.simulate_seconds > 0 ? static_cast<double>(r.events) / r.simulate_seconds : 0.0},

@@ -103,6 +103,8 @@ struct TransportResult {
   // (engine/maxmin/incremental_maxmin.hpp).
   std::uint64_t spread_solves = 0;
   std::string rate_solver;  // flow transport: the incremental solver's kind (variables, groups)
+  // Over groups: transfers followed by their group's clock, and by a mix's (multipath or capped).
+  std::uint64_t group_clocked = 0, mix_clocked = 0;
   double route_seconds = 0, simulate_seconds = 0, solve_seconds = 0;
   double max_verify_error = 0;  // flow transport with verification: largest relative rate difference found
   // Flow transport with a batch tolerance: transfers ended before they were due, by how much at most

@@ -92,14 +92,26 @@ void FlowTransport::prepare_variables(const MessageTable& messages) {
       options_.policy, capacity_, solver_offsets_.empty() ? paths.var_offsets() : solver_offsets_,
       solver_offsets_.empty() ? paths.all_links() : std::span<const LinkId>(solver_links_), weight_, var_class_,
       options_.solver);
-  // Over groups without a cap below 1 and without hybrid coupling, the flows of one path variable
-  // are followed by their group's clock, one set of clocks per priority level (multipath flows,
-  // drained at the sum of several groups' rates, keep their own accounting).
-  if (cap_link_.empty())
+  follow_groups(static_cast<FlowId>(n));
+}
+
+// Over groups and without hybrid coupling, every flow follows a clock: without a cap below 1 the flows
+// of one path variable their group's, one set of clocks per priority level; the others (multipath
+// flows, drained at the sum of several groups' rates, and with a cap below 1 every flow, drained by
+// its level's group and the leftover's) their mix's.
+void FlowTransport::follow_groups(FlowId n) {
+  if (!cap_link_.empty() || solver_->grouped_levels() == 0) return;
+  if (solver_->grouped_leftover() == nullptr)
     for (std::size_t k = 0; k < solver_->grouped_levels(); ++k) grouped_.push_back(solver_->grouped(k));
   clocks_.resize(grouped_.size());
+  bool any_mixed = solver_->grouped_leftover() != nullptr;
+  for (FlowId f = 0; f < n && !any_mixed; ++f) any_mixed = end_var(f) - first_var(f) > 1;
+  if (any_mixed) mixed_ = std::make_unique<MixedClocks>(*solver_, weight_);
   for (FlowId f = 0; f < n; ++f)
-    if (clocked(f)) grouped_[solver_->level_of(first_var(f))]->set_followed(first_var(f), true);
+    if (clocked(f))
+      grouped_[solver_->level_of(first_var(f))]->set_followed(first_var(f), true);
+    else if (mixed(f))
+      for (std::uint32_t v = first_var(f); v < end_var(f); ++v) mixed_->follow(v);
 }
 
 // Hybrid coupling: each coupled flow gets a cap link of its own (numbered after the network's links),
@@ -264,7 +276,7 @@ void FlowTransport::activate(FlowId f) {
     for (LinkId l : links_of(v))
       if (link_active_[l]++ == 0) busy_since_[l] = now_;
   }
-  if (clocked(f)) clock_starts_.push_back(f);
+  if (clocked(f) || mixed(f)) clock_starts_.push_back(f);
 }
 
 std::size_t FlowTransport::nic_of(FlowId f) const {
@@ -303,17 +315,17 @@ void FlowTransport::release_nic(FlowId f) {
 }
 
 double FlowTransport::next_event(double /*bound*/) {
-  std::size_t level = 0;
-  const double clocked_end = next_clocked_end(level);
+  std::size_t which = 0;
+  const double clocked_end = next_clocked_end(which);
   return std::min({completion_.empty() ? kNever : completion_.top_key(), clocked_end, next_delivery()});
 }
 
-double FlowTransport::next_clocked_end(std::size_t& level) {
+double FlowTransport::next_clocked_end(std::size_t& which) {
   double first = kNever;
-  for (std::size_t k = 0; k < clocks_.size(); ++k)
-    if (clocks_[k].next_time() < first) {
-      first = clocks_[k].next_time();
-      level = k;
+  for (std::size_t k = 0; k < clocks_.size() + (mixed_ ? 1 : 0); ++k)
+    if (clocks_at(k).next_time() < first) {
+      first = clocks_at(k).next_time();
+      which = k;
     }
   return first;
 }
@@ -331,13 +343,14 @@ void FlowTransport::take_sent(double horizon, std::vector<MessageId>& sent) {
   const ProfileClock clock(options_.profile, r_->profile.ends_s);
   for (;;) {
     const double flow_end = completion_.empty() ? kNever : completion_.top_key();
-    std::size_t level = 0;
-    const double clocked_end = next_clocked_end(level);
+    std::size_t which = 0;
+    const double clocked_end = next_clocked_end(which);
     const double due = std::min(flow_end, clocked_end);
     if (!(due <= horizon)) return;
     FlowId f;
     if (clocked_end < flow_end) {
-      f = var_flow_[clocks_[level].next_var()];  // leaves the clocks in end_transfer
+      // (a group clock's members are variables, a mix clock's flows); leaves the clocks in end_transfer
+      f = which < clocks_.size() ? var_flow_[clocks_[which].next_var()] : mixed_->clocks().next_var();
     } else {
       f = completion_.top();
       completion_.pop();
@@ -363,7 +376,9 @@ void FlowTransport::end_transfer(FlowId f, double due) {
     r.max_early_s = std::max(r.max_early_s, due - now_);
     r.max_early_relative = std::max(r.max_early_relative, (due - now_) / due);
     const std::uint32_t v = first_var(f);
-    const double rate = clocked(f) ? weight_[v] * clock_of(v).level(clock_of(v).group(v)) : flow_[f].rate;
+    const double rate = clocked(f)                       ? weight_[v] * clock_of(v).level(clock_of(v).group(v))
+                        : mixed(f) && mixed_->started(f) ? mixed_->rate(f)
+                                                         : flow_[f].rate;
     if (std::isfinite(rate)) r.early_bytes_cut += rate * 1e9 * (due - now_) / 8;
   }
   if (!coupled(f)) {  // a coupled flow's delivery is the hybrid transport's
@@ -372,9 +387,12 @@ void FlowTransport::end_transfer(FlowId f, double due) {
   }
   total_gbps_ -= flow_[f].rate;
   --active_flows_;
+  const bool mix_started = mixed(f) && mixed_->started(f);
+  if (mix_started) mixed_->finish(f, now_, messages_->bytes[m] * 8);
   for (std::uint32_t v = first_var(f); v < end_var(f); ++v) {
     settle_var(v);
     if (clocked(f)) var_[v].bits = messages_->bytes[m] * 8 - clock_of(v).leave(v, now_);
+    if (mix_started) var_[v].bits = mixed_->bits(v);
     var_[v].rate = 0;
     for (LinkId l : links_of(v)) {  // (streamed, the links are the solver's: before it lets v go)
       if (--link_active_[l] == 0) r.link_busy_s[l] += now_ - busy_since_[l];
@@ -412,6 +430,7 @@ void FlowTransport::end_batch() {
   }
   double clocked_gbps = 0;
   for (const GroupClocks& c : clocks_) clocked_gbps += c.gbps();
+  if (mixed_) clocked_gbps += mixed_->clocks().gbps();
   segments_.push_back({now_, std::max(0.0, total_gbps_ + clocked_gbps)});
   segment_active_.push_back(active_flows_);
   if (options_.verify) verify();
@@ -429,7 +448,7 @@ void FlowTransport::solve() {
 }
 
 void FlowTransport::update_rates() {
-  if (!grouped_.empty()) update_clocks();
+  if (!grouped_.empty() || mixed_) update_clocks();
   ++stamp_;
   touched_.clear();
   for (std::uint32_t v : solver_->changed()) {
@@ -454,8 +473,8 @@ void FlowTransport::update_rates() {
 }
 
 // All at now: a variable that changed group leaves the clock it ran by (its group's level until now)
-// with the bits it has left and joins its new group's; then the groups take their new levels; then the
-// flows started in this batch join their groups.
+// with the bits it has left and joins its new group's; then the groups take their new levels; the same
+// for the mixes; then the flows started in this batch join their groups or mixes.
 void FlowTransport::update_clocks() {
   for (std::size_t k = 0; k < grouped_.size(); ++k) {
     const maxmin::GroupedMaxMin& g = *grouped_[k];
@@ -469,9 +488,16 @@ void FlowTransport::update_clocks() {
     }
     for (const std::uint32_t group : g.level_changed()) clocks.set_level(group, g.group_level(group), now_);
   }
+  if (mixed_) mixed_->update(now_);
   for (const FlowId f : clock_starts_) {
     if (flow_[f].phase != Phase::Active) continue;
     const std::uint32_t v = first_var(f);
+    if (mixed(f)) {
+      mixed_->start(f, v, end_var(f), flow_[f].remaining_bits, now_);
+      ++r_->mix_clocked;
+      continue;
+    }
+    ++r_->group_clocked;
     const maxmin::GroupedMaxMin& g = *grouped_[solver_->level_of(v)];
     clock_of(v).join(v, g.group_of(v), flow_[f].remaining_bits, weight_[v], g.group_level(g.group_of(v)), now_);
   }
@@ -543,13 +569,17 @@ void FlowTransport::close() {
   r.simulate_seconds = run_clock_.seconds();
   // Flows left active (a rate of 0 forever) or never started stay blocked.
   for (FlowId f = 0; f < flow_.size(); ++f)
-    if (flow_[f].phase == Phase::Active)
+    if (flow_[f].phase == Phase::Active) {
+      const bool mix_started = mixed(f) && mixed_->started(f);
+      if (mix_started) mixed_->settle(f, now_, messages_->bytes[message_of(f)] * 8 - mixed_->bits_left(f, now_));
       for (std::uint32_t v = first_var(f); v < end_var(f); ++v) {
         settle_var(v);
         if (clocked(f) && clock_of(v).member(v)) var_[v].bits = carried_bits(f, v);
+        if (mix_started) var_[v].bits = mixed_->bits(v);
         if (streamed_)  // the held paths' bits are added up below; a slot's when its transfer ends
           for (LinkId l : links_of(v)) r.link_bytes[l] += var_[v].bits / 8;
       }
+    }
   for (const double finish : r.finish_s)
     if (std::isfinite(finish)) r.makespan_s = std::max(r.makespan_s, finish);
   if (!streamed_)

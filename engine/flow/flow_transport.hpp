@@ -25,6 +25,7 @@
 #include "core/system.hpp"
 #include "core/transport.hpp"
 #include "engine/flow/group_clocks.hpp"
+#include "engine/flow/mixed_clocks.hpp"
 #include "engine/maxmin/classed_maxmin.hpp"
 #include "engine/maxmin/grouped_maxmin.hpp"
 
@@ -146,11 +147,17 @@ class FlowTransport final : public Transport {
   // nic_fifo: whether f takes its turn at a flow-level NIC (not one of the packet level's).
   bool queues_at_nic(FlowId f) const { return options_.nic_fifo && nic_next_[f] != kPacketNic; }
   void update_rates();               // the flows whose variables changed rate: remaining bits, ends
-  // Over bottleneck groups (grouped_): a flow of one path variable (and no cap link) is followed by
-  // its group's clock (clocks_) instead of having its rate, remaining bits and end updated one by one.
+  // Over bottleneck groups without a cap below 1 (grouped_): a flow of one path variable (and no cap
+  // link) is followed by its group's clock (clocks_) instead of having its rate, remaining bits and end
+  // updated one by one. The other flows over groups, multipath or in capped classes, follow their
+  // mix's clock (mixed_, engine/flow/mixed_clocks.hpp).
   bool clocked(FlowId f) const { return !grouped_.empty() && end_var(f) - first_var(f) == 1; }
+  bool mixed(FlowId f) const { return mixed_ && !clocked(f); }
   GroupClocks& clock_of(std::uint32_t v) { return clocks_[solver_->level_of(v)]; }
-  double next_clocked_end(std::size_t& level);  // the earliest end over the levels' clocks (kNever: none)
+  void follow_groups(FlowId n);   // which flows the clocks follow, set in the solvers
+  // The earliest end over the levels' clocks and the mixes' (kNever: none), and whose clocks.
+  double next_clocked_end(std::size_t& which);
+  GroupClocks& clocks_at(std::size_t which) { return which < clocks_.size() ? clocks_[which] : mixed_->clocks(); }
   void update_clocks();              // the followed variables that changed group, the groups' levels, starts
   double carried_bits(FlowId f, std::uint32_t v);  // a clocked flow's bits sent up to now
   void rekey_end(FlowId f);          // f's transfer end in the completion heap
@@ -172,7 +179,8 @@ class FlowTransport final : public Transport {
   // Per priority level, its solver over groups and the clocks of its groups (empty: no clocks).
   std::vector<maxmin::GroupedMaxMin*> grouped_;
   std::vector<GroupClocks> clocks_;
-  std::vector<FlowId> clock_starts_;  // clocked flows started since the last batch
+  std::unique_ptr<MixedClocks> mixed_;  // null: no flow is mixed
+  std::vector<FlowId> clock_starts_;    // clocked and mixed flows started since the last batch
   // Hybrid coupling: per flow its cap link (kNone: not coupled), and the solver's own link lists (the
   // paths without inner links, with the cap link; empty without coupling: the paths').
   std::vector<LinkId> cap_link_;

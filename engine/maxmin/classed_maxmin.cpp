@@ -257,7 +257,11 @@ void ClassedMaxMin::solve_all() {
 }
 
 std::size_t ClassedMaxMin::grouped_levels() const {
-  return kind_ == SolverKind::groups && !leftover_ ? levels_.size() : 0;
+  return kind_ == SolverKind::groups ? levels_.size() : 0;
+}
+
+GroupedMaxMin* ClassedMaxMin::grouped_leftover() const {
+  return kind_ == SolverKind::groups && leftover_ ? static_cast<GroupedMaxMin*>(leftover_.get()) : nullptr;
 }
 
 GroupedMaxMin* ClassedMaxMin::grouped(std::size_t k) const {

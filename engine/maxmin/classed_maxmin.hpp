@@ -51,12 +51,14 @@ class ClassedMaxMin {
   }
   const std::vector<std::uint32_t>& changed() const { return plain_ ? levels_[0]->changed() : changed_; }
   IncrementalStats stats() const;
-  // Over bottleneck groups without a leftover solver (no cap below 1), a variable's rate is its level
-  // solver's group level × its weight, and the flow transport follows the groups' levels
-  // (engine/flow/group_clocks.hpp): how many level solvers there are then (0 otherwise), level k's,
-  // and the level solver of a variable.
+  // Over bottleneck groups, a variable's rate is its level solver's group level × its weight, plus,
+  // with a cap below 1, the leftover solver's group level × its weight; the flow transport follows
+  // the groups' levels (engine/flow/group_clocks.hpp, mixed_clocks.hpp): how many level solvers there
+  // are then (0 otherwise), level k's, the leftover's (nullptr: none or not grouped), and the level
+  // solver of a variable.
   std::size_t grouped_levels() const;
   GroupedMaxMin* grouped(std::size_t k) const;
+  GroupedMaxMin* grouped_leftover() const;
   std::uint32_t level_of(std::uint32_t var) const { return var_level_.empty() ? 0 : var_level_[var]; }
 
  private:

@@ -228,61 +228,14 @@ void GroupedMaxMin::free_group(std::uint32_t g) {
   free_groups_.push_back(g);
 }
 
+// The pairs by (group, link): core/id_index.hpp, with a hint per link (the pair found last).
 std::uint32_t GroupedMaxMin::find_pair(std::uint32_t g, LinkId l) {
   const std::uint32_t hint = link_[l].hint;
   if (hint != kNone && pair_[hint].group == g && pair_[hint].link == l) return hint;
-  if (index_.empty()) return kNone;
-  for (std::size_t i = index_slot(g, l);; i = (i + 1) & index_mask_) {
-    const std::uint32_t p = index_[i];
-    if (p == kNone) return kNone;
-    if (pair_[p].group == g && pair_[p].link == l) {
-      link_[l].hint = p;
-      return p;
-    }
-  }
-}
-
-// The pairs by (group, link): open addressing with linear probing, at most half full; a removal
-// shifts back the entries after it that would otherwise be cut off from their slot (no tombstones).
-std::size_t GroupedMaxMin::index_slot(std::uint32_t g, LinkId l) const {
-  std::uint64_t x = (std::uint64_t{g} << 32 | l) + 0x9e3779b97f4a7c15ULL;  // splitmix64's finaliser
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return static_cast<std::size_t>(x ^ (x >> 31)) & index_mask_;
-}
-
-void GroupedMaxMin::index_insert(std::uint32_t p) {
-  if (2 * (index_used_ + 1) > index_.size()) {  // grow to twice, re-inserting every pair
-    const std::vector<std::uint32_t> old = std::move(index_);
-    index_.assign(std::max<std::size_t>(64, 2 * old.size()), kNone);
-    index_mask_ = index_.size() - 1;
-    index_used_ = 0;
-    for (const std::uint32_t q : old)
-      if (q != kNone) index_place(q);
-  }
-  index_place(p);
-}
-
-void GroupedMaxMin::index_place(std::uint32_t p) {
-  std::size_t i = index_slot(pair_[p].group, pair_[p].link);
-  while (index_[i] != kNone) i = (i + 1) & index_mask_;
-  index_[i] = p;
-  ++index_used_;
-}
-
-void GroupedMaxMin::index_erase(std::uint32_t p) {
-  std::size_t i = index_slot(pair_[p].group, pair_[p].link);
-  while (index_[i] != p) i = (i + 1) & index_mask_;
-  // Entries after the hole move into it when their home slot is not between the hole and them.
-  for (std::size_t j = (i + 1) & index_mask_; index_[j] != kNone; j = (j + 1) & index_mask_) {
-    const std::size_t home = index_slot(pair_[index_[j]].group, pair_[index_[j]].link);
-    const bool reachable = i <= j ? (home > i && home <= j) : (home > i || home <= j);
-    if (reachable) continue;
-    index_[i] = index_[j];
-    i = j;
-  }
-  index_[i] = kNone;
-  --index_used_;
+  const std::uint32_t p =
+      index_.find(key_hash(g, l), [&](std::uint32_t q) { return pair_[q].group == g && pair_[q].link == l; });
+  if (p != kNone) link_[l].hint = p;
+  return p;
 }
 
 std::uint32_t GroupedMaxMin::pair_of(std::uint32_t g, LinkId l) {
@@ -304,7 +257,7 @@ std::uint32_t GroupedMaxMin::pair_of(std::uint32_t g, LinkId l) {
 }
 
 void GroupedMaxMin::unlist_from_group(std::uint32_t p) {
-  index_erase(p);
+  index_.erase(p, [&](std::uint32_t q) { return key_hash(pair_[q].group, pair_[q].link); });
   const Pair& P = pair_[p];
   std::vector<std::uint32_t>& list = group_[P.group].pairs;
   pair_[list.back()].at_group = P.at_group;
@@ -316,7 +269,7 @@ void GroupedMaxMin::list_in_group(std::uint32_t p, std::uint32_t g) {
   pair_[p].group = g;
   pair_[p].at_group = static_cast<std::uint32_t>(group_[g].pairs.size());
   group_[g].pairs.push_back(p);
-  index_insert(p);
+  index_.insert(p, [&](std::uint32_t q) { return key_hash(pair_[q].group, pair_[q].link); });
 }
 
 void GroupedMaxMin::free_pair(std::uint32_t p) {

@@ -44,7 +44,9 @@
 #include <span>
 #include <vector>
 
+#include "core/id_index.hpp"
 #include "core/radix_heap.hpp"
+#include "core/random.hpp"
 #include "core/types.hpp"
 #include "engine/maxmin/rate_solver.hpp"
 
@@ -155,10 +157,7 @@ class GroupedMaxMin final : public RateSolver {
   void free_pair(std::uint32_t p);
   void unlist_from_group(std::uint32_t p);  // out of its group's list of pairs (and the index)
   void list_in_group(std::uint32_t p, std::uint32_t g);  // into g's, as g's (and into the index)
-  std::size_t index_slot(std::uint32_t g, LinkId l) const;  // the home slot of (g, l) in index_
-  void index_insert(std::uint32_t p);
-  void index_place(std::uint32_t p);
-  void index_erase(std::uint32_t p);
+  static std::uint64_t key_hash(std::uint32_t g, LinkId l) { return mix64(std::uint64_t{g} << 32 | l); }
   void add_incidence(std::uint32_t p, std::uint32_t var, std::uint32_t e, bool first);
   void remove_incidence(std::uint32_t e, bool first);  // first: the path's first incidence on that link
   void add_member(std::uint32_t g, std::uint32_t var);  // with its incidences
@@ -233,8 +232,7 @@ class GroupedMaxMin final : public RateSolver {
   std::size_t live_pairs_ = 0;
   std::vector<std::vector<std::uint32_t>> link_pairs_;
   // The live pairs by (group, link) (find_pair), a hash table of pair numbers (kNone: empty slot).
-  std::vector<std::uint32_t> index_;
-  std::size_t index_mask_ = 0, index_used_ = 0;
+  IdIndex index_;
 
   // Work of one update.
   std::uint32_t fresh_group_ = kNone;  // the batch's newcomers

@@ -553,6 +553,24 @@ TEST_CASE("cli: dynamic and schedule run applications traces and jobs on the pac
           std::string::npos);
     const Json plain = poisson_run("dynamic-rate-solver-variables", "");
     CHECK(grouped["makespan_s"].get<double>() == approx(plain["makespan_s"].get<double>()).epsilon(1e-9));
+    // Which clocks followed the transfers: none in a streamed open-loop run; in an application run
+    // over groups their groups' (one path each under dmodk, no cap), and under a cap below 1 mixes.
+    CHECK(grouped["simulation"]["group_clocked_transfers"].get<double>() == 0);
+    CHECK(grouped["simulation"]["mix_clocked_transfers"].get<double>() == 0);
+    const auto clocked = [](const std::string& options) {
+      const Outcome run = run_cli(
+          "dynamic -t fattree:k=4,n=2 -a mapreduce:input=1e5,shuffle=1e4,output=1e4,reducers=4 " + options +
+          " --json --no-progress");
+      INFO(run.err);
+      REQUIRE(run.status == 0);
+      const Json counts = parse_json(run.out)["simulation"];
+      return std::pair{counts["group_clocked_transfers"].get<double>(), counts["mix_clocked_transfers"].get<double>()};
+    };
+    const auto [by_group, by_mix] = clocked("--rate-solver groups");
+    CHECK(by_group > 0);
+    CHECK(by_mix == 0);
+    CHECK(clocked("") == std::pair{0.0, 0.0});
+    CHECK(clocked("--rate-solver groups --policy qos --class-cap 0.5 --class-priority 0") == std::pair{0.0, by_group});
     // --profile: a profile block in the summary, and an output option, not in config.toml.
     const Json profile = poisson_run("dynamic-profile", "--profile")["profile"];
     CHECK(profile["solve_s"].get<double>() > 0);

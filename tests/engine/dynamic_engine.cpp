@@ -754,6 +754,15 @@ TEST_CASE("dynamic: the solver over bottleneck groups gives the variable solver'
       CHECK(groups.rate_solver == "groups");
       CHECK(variables.rate_solver == "variables");
       CHECK(groups.batches == variables.batches);
+      // Every transfer followed by a clock: its group's (one path, no cap below 1) or its mix's.
+      std::uint64_t single = 0, multi = 0;
+      for (FlowId f = 0; f < w.size(); ++f)
+        if (w.flows.src[f] != w.flows.dst[f]) ++(variables.vars_of(f) == 1 ? single : multi);
+      if (std::string(routing) == "ecmp") CHECK(multi > 100);
+      CHECK(variables.group_clocked + variables.mix_clocked == 0);
+      const bool capped = std::string(policy.name) == "ba" || std::string(policy.name) == "qos";
+      CHECK(groups.group_clocked == (capped ? 0 : single));
+      CHECK(groups.mix_clocked == (capped ? single + multi : multi));
       for (FlowId f = 0; f < w.size(); ++f) {
         CAPTURE(f);
         REQUIRE(groups.state[f] == variables.state[f]);
