@@ -82,11 +82,11 @@ class GroupedMaxMin final : public RateSolver {
   std::size_t group_count() const { return group_.size() - free_groups_.size(); }
   std::uint32_t group_of(std::uint32_t var) const { return group_of_[var]; }
   double group_level(std::uint32_t g) const { return group_[g].level; }
-  // Variables followed by their group (the transport's clocks, engine/flow/group_clocks.hpp): set before
-  // activation. A followed variable whose rate changes with its group's level is not listed in
-  // changed(); after an update, moved() lists the followed variables that changed group (one may be
-  // listed more than once, or be back in its group) and level_changed() the groups whose level changed
-  // (group_level gives it).
+  // Variables followed by their group (the transport's clocks, engine/flow/group_clocks.hpp and
+  // mixed_clocks.hpp): set before activation. A followed variable whose rate changes with its group's
+  // level is not listed in changed(); after an update, moved() lists the followed variables that
+  // changed group (one may be listed more than once, or be back in its group) and level_changed() the
+  // groups whose level changed (group_level gives it).
   void set_followed(std::uint32_t var, bool on);
   const std::vector<std::uint32_t>& moved() const { return moved_; }
   const std::vector<std::uint32_t>& level_changed() const { return level_changed_; }

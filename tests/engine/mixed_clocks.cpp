@@ -1,12 +1,14 @@
 // The mixed clocks of the flow transport (engine/flow/mixed_clocks.hpp) against per-variable
 // accounting at the solver's rates: transfers of one to three path variables, under a policy without
 // caps and two with (each variable then also in the leftover solver's groups), started and finished at
-// random, with every transfer's rate, bits left and next end, and each variable's bits sent at the end.
+// random or when their clocks say they end, with every transfer's rate, bits left and next end, and
+// each variable's bits sent (at its end, and so far for those still running).
 #include "engine/flow/mixed_clocks.hpp"
 
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <vector>
 
@@ -62,7 +64,7 @@ TEST_CASE("mixed clocks: rates and bits left and next ends and the bits of each 
   const maxmin::ClassPolicy policies[] = {test::class_policy("np", {}, {}, 2),
                                           test::class_policy("ba", {0.6, 0.4}, {}, 2),
                                           test::class_policy("qos", {0.3, 1.0}, {0, 1}, 2)};
-  std::uint64_t remixes_seen = 0;
+  std::uint64_t remixes_seen = 0, ends_on_time = 0;
   for (const maxmin::ClassPolicy& policy : policies)
     for (std::uint64_t seed = 1; seed <= 12; ++seed) {
       CAPTURE(policy.name);
@@ -75,61 +77,84 @@ TEST_CASE("mixed clocks: rates and bits left and next ends and the bits of each 
       const auto vars = static_cast<std::uint32_t>(x.weight.size());
       for (std::uint32_t v = 0; v < vars; ++v) mixed.follow(v);
       const std::size_t transfers = x.first.size() - 1;
-      const double total = 1e8;  // bits: none ends within the test (at most 40 Gbit/s for 150 µs)
+      std::vector<double> total(transfers, 0.0);  // bits, drawn at each start: some end on time
       std::vector<double> sent(vars, 0.0);
       std::vector<std::uint8_t> active(transfers, 0);
       std::vector<std::size_t> starting;
+      const auto carried_by = [&](std::size_t t) {
+        double carried = 0;
+        for (std::uint32_t v = x.first[t]; v < x.first[t + 1]; ++v) carried += sent[v];
+        return carried;
+      };
+      // Transfer t ends now: its bits left and each path's bits against the reference.
+      const auto end = [&](std::size_t t, double now) {
+        const double carried = carried_by(t);
+        CHECK(mixed.finish(static_cast<std::uint32_t>(t), now, total[t]) ==
+              approx(total[t] - carried).epsilon(1e-12).scale(total[t]));
+        for (std::uint32_t v = x.first[t]; v < x.first[t + 1]; ++v) {
+          CHECK(mixed.bits(v) == approx(sent[v]).epsilon(1e-9).scale(1e-6 * carried + 100));
+          solver.deactivate(v);
+          sent[v] = 0;
+        }
+        active[t] = 0;
+      };
       double now = 0;
-      for (int step = 0; step < 150; ++step) {
-        const double dt = 1e-6 * rng.uniform();
+      for (int step = 0; step < 200; ++step) {
+        // The next end, if it comes before the next random event, is taken when the clocks say.
+        double dt = 1e-6 * rng.uniform();
+        const bool due = mixed.clocks().next_time() <= now + dt;
+        if (due) dt = std::max(0.0, mixed.clocks().next_time() - now);
         for (std::uint32_t v = 0; v < vars; ++v) sent[v] += solver.rate(v) * 1e9 * dt;
         now += dt;
-        const auto t = static_cast<std::size_t>(rng.below(transfers));
-        if (active[t]) {
-          double carried = 0;
-          for (std::uint32_t v = x.first[t]; v < x.first[t + 1]; ++v) carried += sent[v];
-          CHECK(mixed.finish(static_cast<std::uint32_t>(t), now, total) == approx(total - carried).epsilon(1e-12));
-          for (std::uint32_t v = x.first[t]; v < x.first[t + 1]; ++v) {
-            CHECK(mixed.bits(v) == approx(sent[v]).epsilon(1e-9).scale(1e-6 * carried + 100));
-            solver.deactivate(v);
-            sent[v] = 0;
-          }
-          active[t] = 0;
+        if (due) {
+          const std::uint32_t t = mixed.clocks().next_var();
+          REQUIRE(active[t]);
+          CHECK(carried_by(t) == approx(total[t]).epsilon(1e-9));
+          end(t, now);
+          ++ends_on_time;
         } else {
-          for (std::uint32_t v = x.first[t]; v < x.first[t + 1]; ++v) solver.activate(v);
-          active[t] = 1;
-          starting.push_back(t);
+          const auto t = static_cast<std::size_t>(rng.below(transfers));
+          if (active[t]) {
+            end(t, now);
+          } else {
+            for (std::uint32_t v = x.first[t]; v < x.first[t + 1]; ++v) solver.activate(v);
+            active[t] = 1;
+            total[t] = 2e4 + 1e6 * rng.uniform();
+            starting.push_back(t);
+          }
         }
         solver.update();
         for (std::size_t k = 0; k < solver.grouped_levels(); ++k) remixes_seen += solver.grouped(k)->moved().size();
         mixed.update(now);
         for (const std::size_t s : starting)
-          mixed.start(static_cast<std::uint32_t>(s), x.first[s], x.first[s + 1], total, now);
+          mixed.start(static_cast<std::uint32_t>(s), x.first[s], x.first[s + 1], total[s], now);
         starting.clear();
         double next_end = std::numeric_limits<double>::infinity();
         for (std::size_t u = 0; u < transfers; ++u) {
           if (!active[u]) continue;
-          double rate = 0, carried = 0;
-          for (std::uint32_t v = x.first[u]; v < x.first[u + 1]; ++v) {
-            rate += solver.rate(v);
-            carried += sent[v];
-          }
+          double rate = 0;
+          for (std::uint32_t v = x.first[u]; v < x.first[u + 1]; ++v) rate += solver.rate(v);
+          const double left = total[u] - carried_by(u);
           REQUIRE(mixed.rate(static_cast<std::uint32_t>(u)) == approx(rate).epsilon(1e-12).scale(1e-9));
-          REQUIRE(mixed.bits_left(static_cast<std::uint32_t>(u), now) == approx(total - carried).epsilon(1e-12));
-          if (rate > 0) next_end = std::min(next_end, now + (total - carried) / (rate * 1e9));
+          REQUIRE(mixed.bits_left(static_cast<std::uint32_t>(u), now) == approx(left).epsilon(1e-12).scale(total[u]));
+          if (rate > 0) next_end = std::min(next_end, now + left / (rate * 1e9));
         }
-        REQUIRE(mixed.clocks().next_time() == approx(next_end).epsilon(1e-9));
+        if (std::isinf(next_end))
+          REQUIRE(std::isinf(mixed.clocks().next_time()));
+        else
+          REQUIRE(mixed.clocks().next_time() == approx(next_end).epsilon(1e-9));
       }
-      // Ending the rest: each path's bits.
+      // The transfers still running: each path's bits so far (as at the end of a run), then ended.
       for (std::size_t u = 0; u < transfers; ++u)
         if (active[u]) {
-          double carried = 0;
-          for (std::uint32_t v = x.first[u]; v < x.first[u + 1]; ++v) carried += sent[v];
-          mixed.finish(static_cast<std::uint32_t>(u), now, total);
+          const auto t = static_cast<std::uint32_t>(u);
+          mixed.settle(t, now, total[u] - mixed.bits_left(t, now));
           for (std::uint32_t v = x.first[u]; v < x.first[u + 1]; ++v)
-            CHECK(mixed.bits(v) == approx(sent[v]).epsilon(1e-9).scale(1e-6 * carried + 100));
+            CHECK(mixed.bits(v) == approx(sent[v]).epsilon(1e-9).scale(1e-6 * carried_by(u) + 100));
+          end(u, now);
         }
       CHECK(mixed.mixes() == 0);
     }
+  CHECK(ends_on_time > 100);  // transfers did end when their clocks said
   CHECK(remixes_seen > 100);  // variables did move between groups
 }
