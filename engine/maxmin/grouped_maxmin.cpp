@@ -473,8 +473,9 @@ void GroupedMaxMin::update() {
   const std::size_t first = set_pairs_;
   solve_until_closed();
   for (const std::uint32_t g : set_) stats_.solved_vars += group_[g].members.size();
+  const std::uint64_t changed_before = stats_.changed_vars;
   commit(kRateChange);
-  if (beyond) learn_closure_bound(bounded, bound, first);
+  if (beyond) learn_closure_bound(bounded, bound, first, stats_.changed_vars - changed_before);
   merge_frozen();
   end_batch();
 }
@@ -531,9 +532,10 @@ std::size_t GroupedMaxMin::close_set() {
   return closed;
 }
 
-void GroupedMaxMin::learn_closure_bound(bool bounded, std::size_t bound, std::size_t first) {
-  // As IncrementalMaxMin::learn_closure_bound, with S measured in pairs.
-  const bool against_bound = bounded ? set_pairs_ > first && set_pairs_ > 2 * bound : changed_.size() > bound;
+void GroupedMaxMin::learn_closure_bound(bool bounded, std::size_t bound, std::size_t first, std::uint64_t changed) {
+  // As IncrementalMaxMin::learn_closure_bound, with S measured in pairs; `changed` counts every
+  // variable whose rate changed, followed or not (changed() leaves the followed ones out).
+  const bool against_bound = bounded ? set_pairs_ > first && set_pairs_ > 2 * bound : changed > bound;
   closure_score_ = std::clamp(closure_score_ + (against_bound ? 1 : -1), -kClosureScoreMax, kClosureScoreMax);
 }
 

@@ -17,7 +17,8 @@
 //      group (above the floor) of a link whose capacity was cut.
 //   2. S is closed over the saturated links of its groups (their top-level groups join), bounded at
 //      first by its pairs (16 × those of step 1 + 256) as the variable solver bounds its variables,
-//      with the same learning of whether the bound helps.
+//      with the same learning of whether the bound helps (counting every variable whose rate
+//      changed, followed or not, so that the work does not depend on who follows the groups).
 //   3. Progressive filling of S on the residual capacities. All unfrozen variables of S are at one
 //      level at every step of a filling, so a link that reaches its share freezes, of each unfrozen
 //      group crossing it, the members that cross it: the whole group when all of them do (its pairs
@@ -188,7 +189,7 @@ class GroupedMaxMin final : public RateSolver {
   void begin_update();                        // a new S (and new lists of changes) for this update
   bool seed_set();                            // step 1; whether S holds anything
   std::size_t close_set();                    // step 2; S's pairs when the closure stopped
-  void learn_closure_bound(bool bounded, std::size_t bound, std::size_t first);
+  void learn_closure_bound(bool bounded, std::size_t bound, std::size_t first, std::uint64_t changed);
   void solve_until_closed();                  // steps 3-4
   void bring_in_affected();                   // step 4
   void begin_numbering();
