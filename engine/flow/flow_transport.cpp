@@ -240,11 +240,8 @@ FlowId FlowTransport::take_slot(MessageId m) {
 }
 
 std::uint32_t FlowTransport::take_vars(std::uint32_t count) {
-  if (count < free_vars_.size() && !free_vars_[count].empty()) {
-    const std::uint32_t first = free_vars_[count].back();
-    free_vars_[count].pop_back();
-    return first;
-  }
+  const std::uint32_t reused = free_vars_.take(count);
+  if (reused != FreeRanges::kNone) return reused;
   const std::uint32_t first = next_var_;
   next_var_ += count;
   weight_.resize(next_var_);
@@ -258,8 +255,7 @@ void FlowTransport::free_slot(FlowId f) {
   const Slot s = slot_[f];
   live_vars_ -= s.vars;
   live_links_ -= s.links;
-  if (s.vars >= free_vars_.size()) free_vars_.resize(std::size_t{s.vars} + 1);
-  free_vars_[s.vars].push_back(s.first_var);
+  free_vars_.give(s.first_var, s.vars);
   free_slots_.push_back(f);
 }
 
@@ -371,14 +367,15 @@ void FlowTransport::end_transfer(FlowId f, double due) {
   flow_[f].phase = Phase::Done;
   r.state[m] = FlowState::Delivered;
   r.transfer_end_s[m] = now_;
+  const bool mix_started = mixed(f) && mixed_->started(f);
   if (options_.batch_tolerance > 0 && due - now_ > kSameInstant * now_) {
     ++r.ended_early;
     r.max_early_s = std::max(r.max_early_s, due - now_);
     r.max_early_relative = std::max(r.max_early_relative, (due - now_) / due);
     const std::uint32_t v = first_var(f);
-    const double rate = clocked(f)                       ? weight_[v] * clock_of(v).level(clock_of(v).group(v))
-                        : mixed(f) && mixed_->started(f) ? mixed_->rate(f)
-                                                         : flow_[f].rate;
+    const double rate = clocked(f)    ? weight_[v] * clock_of(v).level(clock_of(v).group(v))
+                        : mix_started ? mixed_->rate(f)
+                                      : flow_[f].rate;
     if (std::isfinite(rate)) r.early_bytes_cut += rate * 1e9 * (due - now_) / 8;
   }
   if (!coupled(f)) {  // a coupled flow's delivery is the hybrid transport's
@@ -387,7 +384,6 @@ void FlowTransport::end_transfer(FlowId f, double due) {
   }
   total_gbps_ -= flow_[f].rate;
   --active_flows_;
-  const bool mix_started = mixed(f) && mixed_->started(f);
   if (mix_started) mixed_->finish(f, now_, messages_->bytes[m] * 8);
   for (std::uint32_t v = first_var(f); v < end_var(f); ++v) {
     settle_var(v);
@@ -571,7 +567,7 @@ void FlowTransport::close() {
   for (FlowId f = 0; f < flow_.size(); ++f)
     if (flow_[f].phase == Phase::Active) {
       const bool mix_started = mixed(f) && mixed_->started(f);
-      if (mix_started) mixed_->settle(f, now_, messages_->bytes[message_of(f)] * 8 - mixed_->bits_left(f, now_));
+      if (mix_started) mixed_->settle(f, now_, messages_->bytes[message_of(f)] * 8);
       for (std::uint32_t v = first_var(f); v < end_var(f); ++v) {
         settle_var(v);
         if (clocked(f) && clock_of(v).member(v)) var_[v].bits = carried_bits(f, v);

@@ -18,6 +18,7 @@
 #include <queue>
 #include <vector>
 
+#include "core/free_lists.hpp"
 #include "core/indexed_heap.hpp"
 #include "core/network.hpp"
 #include "core/progress.hpp"
@@ -227,7 +228,7 @@ class FlowTransport final : public Transport {
   const PerFlowRouting* per_flow_ = nullptr;
   std::vector<Slot> slot_;
   std::vector<FlowId> free_slots_;
-  std::vector<std::vector<std::uint32_t>> free_vars_;
+  FreeRanges free_vars_;
   std::uint32_t next_var_ = 0;
   std::uint64_t live_links_ = 0, live_vars_ = 0;  // of the flows in transfer (--max-path-memory applies to them)
   PathSink sink_;

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "core/free_lists.hpp"
 #include "core/random.hpp"
 #include "engine/maxmin/classed_maxmin.hpp"
 #include "engine/maxmin/grouped_maxmin.hpp"
@@ -89,7 +90,7 @@ void MixedClocks::settle(std::uint32_t t, double now, double total_bits) {
       leave(v, slot, now);
       enter(v, slot, now);
     }
-  scale_bits(t, total_bits);
+  scale_bits(t, total_bits - clocks_.bits_left(t, now));
 }
 
 // The variables' sums of w_v × ΔΛ, scaled to the transfer's bits sent (by weight when all are 0).
@@ -224,14 +225,7 @@ std::uint32_t MixedClocks::hold(std::span<const Term> terms) {
     ++mix_[found].holders;
     return found;
   }
-  std::uint32_t m;
-  if (free_mixes_.empty()) {
-    m = static_cast<std::uint32_t>(mix_.size());
-    mix_.emplace_back();
-  } else {
-    m = free_mixes_.back();
-    free_mixes_.pop_back();
-  }
+  const std::uint32_t m = take_number(mix_, free_mixes_);
   const auto count = static_cast<std::uint32_t>(terms.size());
   mix_[m] = Mix{take_terms(count), count, 1, 0, hash};
   for (std::uint32_t i = 0; i < count; ++i) {
@@ -249,8 +243,7 @@ void MixedClocks::release(std::uint32_t mix) {
   if (--M.holders > 0) return;
   index_.erase(mix, [&](std::uint32_t q) { return mix_[q].hash; });
   for (std::uint32_t t = M.first; t < M.first + M.count; ++t) unlink_term(t);
-  if (M.count >= free_terms_.size()) free_terms_.resize(std::size_t{M.count} + 1);
-  free_terms_[M.count].push_back(M.first);
+  free_terms_.give(M.first, M.count);
   free_mixes_.push_back(mix);
 }
 
@@ -265,11 +258,8 @@ bool MixedClocks::same_terms(std::uint32_t mix, std::span<const Term> terms, std
 }
 
 std::uint32_t MixedClocks::take_terms(std::uint32_t count) {
-  if (count < free_terms_.size() && !free_terms_[count].empty()) {
-    const std::uint32_t first = free_terms_[count].back();
-    free_terms_[count].pop_back();
-    return first;
-  }
+  const std::uint32_t reused = free_terms_.take(count);
+  if (reused != FreeRanges::kNone) return reused;
   const auto first = static_cast<std::uint32_t>(terms_.size());
   terms_.resize(terms_.size() + count);
   return first;

@@ -28,6 +28,7 @@
 #include <span>
 #include <vector>
 
+#include "core/free_lists.hpp"
 #include "core/id_index.hpp"
 #include "engine/flow/group_clocks.hpp"
 
@@ -55,7 +56,8 @@ class MixedClocks {
   // Transfer t ends now: its bits left (0 at the earliest once due); its variables' bits sent, which
   // add up to total_bits − that, are then bits(v).
   double finish(std::uint32_t t, double now, double total_bits);
-  // Its variables' bits sent up to now, scaled to total_bits together (a transfer still running).
+  // A transfer still running: its variables' bits sent up to now, which add up to total_bits − its
+  // bits left, are then bits(v).
   void settle(std::uint32_t t, double now, double total_bits);
   double bits(std::uint32_t var) const { return bits_[var]; }
   bool started(std::uint32_t t) const { return t < mix_of_.size() && mix_of_[t] != kNone; }
@@ -112,10 +114,10 @@ class MixedClocks {
   std::vector<Mix> mix_;
   std::vector<std::uint32_t> free_mixes_;
   std::vector<Term> terms_;
-  std::vector<std::vector<std::uint32_t>> free_terms_;  // by count
-  IdIndex index_;                                       // mixes by the hash of their terms
-  std::vector<std::vector<std::uint32_t>> heads_;       // per source, per group: its first term
-  std::vector<std::vector<Integral>> integral_;         // per source, per group
+  FreeRanges free_terms_;
+  IdIndex index_;                                  // mixes by the hash of their terms
+  std::vector<std::vector<std::uint32_t>> heads_;  // per source, per group: its first term
+  std::vector<std::vector<Integral>> integral_;    // per source, per group
   std::span<const double> var_weight_;
   // Per variable: its transfer, bits sent (as of its last settle), and per slot the group it is
   // counted in and Λ then (slot 1 only with a leftover solver).

@@ -6,27 +6,12 @@
 #include <string>
 
 #include "core/error.hpp"
+#include "core/free_lists.hpp"
 #include "engine/maxmin/incremental_rules.hpp"
 
 namespace interflow::maxmin {
 
 using namespace rules;  // the tolerances and bounds of the variable solver, for the same rules
-
-namespace {
-
-// A free number of items (one given back earlier, or a new item at the end).
-template <class T>
-std::uint32_t take_number(std::vector<T>& items, std::vector<std::uint32_t>& free) {
-  if (free.empty()) {
-    items.emplace_back();
-    return static_cast<std::uint32_t>(items.size() - 1);
-  }
-  const std::uint32_t i = free.back();
-  free.pop_back();
-  return i;
-}
-
-}  // namespace
 
 GroupedMaxMin::GroupedMaxMin(std::span<const double> capacity)
     : initial_capacity_(capacity.begin(), capacity.end()) {
