@@ -33,7 +33,7 @@ struct DynamicConfig {
   double max_path_memory_gib = 8;
   std::uint32_t series_bins = 200;
   double router_delay_ns = 0;           // flow level: latency per switch a path passes (--router-delay-ns)
-  std::string rate_solver = "variables";  // flow level: the incremental solver, variables or groups (--rate-solver)
+  std::string rate_solver = "auto";  // flow level: the incremental solver, variables, groups or auto (--rate-solver)
   double batch_tolerance = 0;           // flow level: transfer ends this close (relative) share a batch (--batch-tolerance)
   bool profile = false;                 // flow level: time every batch's steps (--profile; an output option)
   bool nic_fifo = false;                // flow-level NICs send one message at a time per class (--nic-fifo)

@@ -102,7 +102,10 @@ struct TransportResult {
   // Updates solved for every active variable because the weights lie more than 2^30 apart
   // (engine/maxmin/incremental_maxmin.hpp).
   std::uint64_t spread_solves = 0;
-  std::string rate_solver;  // flow transport: the incremental solver's kind (variables, groups)
+  std::string rate_solver;  // flow transport: the incremental solver's kind (variables, groups, auto)
+  // --rate-solver auto: the time and batch at which the run moved to groups (negative: it did not).
+  double groups_from_s = -1;
+  std::uint64_t groups_from_batch = 0;
   // Over groups: transfers followed by their group's clock, and by a mix's (multipath or capped).
   std::uint64_t group_clocked = 0, mix_clocked = 0;
   double route_seconds = 0, simulate_seconds = 0, solve_seconds = 0;

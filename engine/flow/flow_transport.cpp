@@ -30,6 +30,8 @@ void FlowTransport::open(const MessageTable& messages, TransportResult& result) 
     route(messages);
   }
   prepare_variables(messages);
+  if (options_.solver == maxmin::SolverKind::automatic && !streamed_ && cap_link_.empty() && options_.incremental)
+    switch_.emplace(options_.group_switch);
   flow_.assign(streamed_ ? 0 : n, FlowProgress{});
   completion_ = IndexedMinHeap(streamed_ ? 0 : n);
   var_.assign(streamed_ ? 0 : r_->paths.num_vars(), VarProgress{});
@@ -384,11 +386,11 @@ void FlowTransport::end_transfer(FlowId f, double due) {
   }
   total_gbps_ -= flow_[f].rate;
   --active_flows_;
-  if (mix_started) mixed_->finish(f, now_, messages_->bytes[m] * 8);
+  if (mix_started) mixed_->finish(f, now_, messages_->bytes[m] * 8 - bits_before_flow(f));
   for (std::uint32_t v = first_var(f); v < end_var(f); ++v) {
     settle_var(v);
     if (clocked(f)) var_[v].bits = messages_->bytes[m] * 8 - clock_of(v).leave(v, now_);
-    if (mix_started) var_[v].bits = mixed_->bits(v);
+    if (mix_started) var_[v].bits = bits_before(v) + mixed_->bits(v);
     var_[v].rate = 0;
     for (LinkId l : links_of(v)) {  // (streamed, the links are the solver's: before it lets v go)
       if (--link_active_[l] == 0) r.link_busy_s[l] += now_ - busy_since_[l];
@@ -424,6 +426,7 @@ void FlowTransport::end_batch() {
   } else {
     update_rates();
   }
+  if (switch_) consider_groups();
   double clocked_gbps = 0;
   for (const GroupClocks& c : clocks_) clocked_gbps += c.gbps();
   if (mixed_) clocked_gbps += mixed_->clocks().gbps();
@@ -500,6 +503,57 @@ void FlowTransport::update_clocks() {
   clock_starts_.clear();
 }
 
+void FlowTransport::consider_groups() {
+  const std::vector<std::uint32_t>& changed = solver_->changed();
+  level_scratch_.clear();
+  std::uint64_t levels = 0;
+  if (switch_->wants_levels(changed.size())) {
+    const std::uint64_t stride = GroupSwitch::stride(changed.size());
+    for (std::size_t i = 0; i < changed.size(); i += stride)
+      level_scratch_.push_back(solver_->rate(changed[i]) / weight_[changed[i]]);
+    levels = GroupSwitch::distinct(level_scratch_);
+  }
+  if (switch_->observe(changed.size(), level_scratch_.size(), levels)) switch_to_groups();
+}
+
+// At the end of a batch, its rates in place: what each active flow and path sent is settled and the
+// per-flow accounting let go (rate 0, out of the completion heap); the solver over groups starts from an
+// exact solve of the same active variables; each active flow joins its group's or mix's clock with
+// the bits it has left, as a flow starting now would (update_clocks). A mixed flow's paths keep what
+// they carried before in bits_before_, to which the mix adds what they carry after.
+void FlowTransport::switch_to_groups() {
+  switch_.reset();
+  r_->groups_from_s = now_;
+  r_->groups_from_batch = r_->batches;
+  for (FlowId f = 0; f < flow_.size(); ++f) {
+    FlowProgress& p = flow_[f];
+    if (p.phase != Phase::Active) continue;
+    p.remaining_bits = std::max(0.0, p.remaining_bits - p.rate * 1e9 * (now_ - p.last));
+    p.last = now_;
+    p.rate = 0;
+    completion_.erase(f);
+    for (std::uint32_t v = first_var(f); v < end_var(f); ++v) {
+      settle_var(v);
+      var_[v].rate = 0;
+    }
+    clock_starts_.push_back(f);
+  }
+  total_gbps_ = 0;  // every active flow's rate is now its clock's
+  solver_->regroup([this] { follow_groups(static_cast<FlowId>(flow_.size())); });
+  if (mixed_) {
+    bits_before_.resize(var_.size());
+    for (std::size_t v = 0; v < var_.size(); ++v) bits_before_[v] = var_[v].bits;
+  }
+  update_clocks();
+}
+
+double FlowTransport::bits_before_flow(FlowId f) const {
+  double bits = 0;
+  if (!bits_before_.empty())
+    for (std::uint32_t v = first_var(f); v < end_var(f); ++v) bits += bits_before_[v];
+  return bits;
+}
+
 double FlowTransport::carried_bits(FlowId f, std::uint32_t v) {
   return messages_->bytes[message_of(f)] * 8 - clock_of(v).bits_left(v, now_);
 }
@@ -567,11 +621,11 @@ void FlowTransport::close() {
   for (FlowId f = 0; f < flow_.size(); ++f)
     if (flow_[f].phase == Phase::Active) {
       const bool mix_started = mixed(f) && mixed_->started(f);
-      if (mix_started) mixed_->settle(f, now_, messages_->bytes[message_of(f)] * 8);
+      if (mix_started) mixed_->settle(f, now_, messages_->bytes[message_of(f)] * 8 - bits_before_flow(f));
       for (std::uint32_t v = first_var(f); v < end_var(f); ++v) {
         settle_var(v);
         if (clocked(f) && clock_of(v).member(v)) var_[v].bits = carried_bits(f, v);
-        if (mix_started) var_[v].bits = mixed_->bits(v);
+        if (mix_started) var_[v].bits = bits_before(v) + mixed_->bits(v);
         if (streamed_)  // the held paths' bits are added up below; a slot's when its transfer ends
           for (LinkId l : links_of(v)) r.link_bytes[l] += var_[v].bits / 8;
       }

@@ -15,6 +15,7 @@
 #include <deque>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <queue>
 #include <vector>
 
@@ -26,6 +27,7 @@
 #include "core/system.hpp"
 #include "core/transport.hpp"
 #include "engine/flow/group_clocks.hpp"
+#include "engine/flow/group_switch.hpp"
 #include "engine/flow/mixed_clocks.hpp"
 #include "engine/maxmin/classed_maxmin.hpp"
 #include "engine/maxmin/grouped_maxmin.hpp"
@@ -51,8 +53,11 @@ struct FlowTransportOptions {
   // this much (relative) early. 0: only ends at the same instant up to rounding (kSameInstant).
   double batch_tolerance = 0;
   // The incremental solver (--rate-solver): over single variables or over bottleneck groups
-  // (engine/maxmin/grouped_maxmin.hpp); the same rates up to rounding.
+  // (engine/maxmin/grouped_maxmin.hpp), the same rates up to rounding; or automatic: over variables,
+  // handed to groups once when group_switch decides (held paths without coupling only; manual/dynamic.md
+  // "Switching to groups").
   maxmin::SolverKind solver = maxmin::SolverKind::variables;
+  GroupSwitch::Settings group_switch;
   bool profile = false;  // time every batch's steps (TransportResult::profile; --profile)
   // Route each message when it starts and keep the state of the messages in transfer only, in slots
   // used again once their transfer ends: memory follows the flows in flight, not the flows of the run
@@ -160,6 +165,14 @@ class FlowTransport final : public Transport {
   double next_clocked_end(std::size_t& which);
   GroupClocks& clocks_at(std::size_t which) { return which < clocks_.size() ? clocks_[which] : mixed_->clocks(); }
   void update_clocks();              // the followed variables that changed group, the groups' levels, starts
+  // --rate-solver auto: the batch's changed variables and levels to the rule; on its word, the switch.
+  void consider_groups();
+  // Every active flow's bits settled at its rate, the solver regrouped (an exact solve), every active
+  // flow handed to its group's or mix's clock with the bits it has left.
+  void switch_to_groups();
+  // A mixed flow's variables: the bits they carried before the switch (0 for flows started over groups).
+  double bits_before(std::uint32_t v) const { return bits_before_.empty() ? 0.0 : bits_before_[v]; }
+  double bits_before_flow(FlowId f) const;
   double carried_bits(FlowId f, std::uint32_t v);  // a clocked flow's bits sent up to now
   void rekey_end(FlowId f);          // f's transfer end in the completion heap
   void profile_rates();              // update_rates() timed apart from the heap (--profile)
@@ -182,6 +195,9 @@ class FlowTransport final : public Transport {
   std::vector<GroupClocks> clocks_;
   std::unique_ptr<MixedClocks> mixed_;  // null: no flow is mixed
   std::vector<FlowId> clock_starts_;    // clocked and mixed flows started since the last batch
+  std::optional<GroupSwitch> switch_;   // --rate-solver auto, not switched yet
+  std::vector<double> level_scratch_;   // the levels of a batch's sample of changed variables (switch_)
+  std::vector<double> bits_before_;     // per variable, after a switch with mixes: bits carried before
   // Hybrid coupling: per flow its cap link (kNone: not coupled), and the solver's own link lists (the
   // paths without inner links, with the cap link; empty without coupling: the paths').
   std::vector<LinkId> cap_link_;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <stdexcept>
 
 #include "core/error.hpp"
 #include "engine/maxmin/grouped_maxmin.hpp"
@@ -39,6 +40,7 @@ std::uint32_t class_of(std::span<const std::uint32_t> var_class, std::uint32_t v
   return var_class.empty() ? 0 : var_class[v];
 }
 
+// (automatic starts over variables: the flow transport calls regroup() when it switches.)
 std::unique_ptr<RateSolver> make_solver(SolverKind kind, std::span<const double> capacity) {
   if (kind == SolverKind::groups) return std::make_unique<GroupedMaxMin>(capacity);
   return std::make_unique<IncrementalMaxMin>(capacity);
@@ -57,8 +59,13 @@ ClassedMaxMin::ClassedMaxMin(const ClassPolicy& policy, std::span<const double> 
                              std::span<const std::uint64_t> var_offsets, std::span<const LinkId> links,
                              std::span<const double> weight, std::span<const std::uint32_t> var_class,
                              SolverKind kind)
-    : kind_(kind), capacity_(capacity.begin(), capacity.end()) {
+    : kind_(kind),
+      held_offsets_(var_offsets),
+      held_links_(links),
+      held_weight_(weight),
+      capacity_(capacity.begin(), capacity.end()) {
   const std::size_t vars = weight.size(), num_links = capacity.size();
+  policy_ = policy;
   if (policy.plain()) {
     plain_ = true;
     levels_.push_back(make_solver(kind, capacity, var_offsets, links, weight));
@@ -256,6 +263,33 @@ void ClassedMaxMin::solve_all() {
   }
 }
 
+void ClassedMaxMin::regroup(const std::function<void()>& follow) {
+  if (held_weight_.empty() && held_offsets_.empty())
+    throw std::logic_error("ClassedMaxMin::regroup: only with the paths held");
+  if (kind_ == SolverKind::groups) return;
+  const auto vars = static_cast<std::uint32_t>(held_weight_.size());
+  std::vector<std::uint32_t> active_vars;
+  for (std::uint32_t v = 0; v < vars; ++v)
+    if (active(v)) active_vars.push_back(v);
+  retired_ = stats();
+  kind_ = SolverKind::groups;
+  levels_.clear();
+  leftover_.reset();
+  slot_cap_.clear();
+  if (plain_)
+    levels_.push_back(make_solver(kind_, capacity_, held_offsets_, held_links_, held_weight_));
+  else
+    make_levels(policy_, capacity_, true, held_offsets_, held_links_, held_weight_);
+  follow();
+  for (const std::uint32_t v : active_vars) activate(v);
+  if (!plain_)  // every virtual link of a capped class at its cap of the link's capacity now
+    for (std::size_t slot = 0; slot < slot_cap_.size(); ++slot)
+      for (LinkId l = 0; l < capacity_.size(); ++l)
+        for (const auto& level : levels_)
+          level->set_capacity(static_cast<LinkId>((slot + 1) * capacity_.size() + l), slot_cap_[slot] * capacity_[l]);
+  solve_all();
+}
+
 std::size_t ClassedMaxMin::grouped_levels() const {
   return kind_ == SolverKind::groups ? levels_.size() : 0;
 }
@@ -269,7 +303,9 @@ GroupedMaxMin* ClassedMaxMin::grouped(std::size_t k) const {
 }
 
 IncrementalStats ClassedMaxMin::stats() const {
-  IncrementalStats total;
+  IncrementalStats total = retired_;
+  const std::uint64_t retired_updates = retired_.updates;
+  total.updates = 0;
   const auto add = [&](const RateSolver& s) {
     total.updates = std::max(total.updates, s.stats().updates);
     total.solved_vars += s.stats().solved_vars;
@@ -279,6 +315,7 @@ IncrementalStats ClassedMaxMin::stats() const {
   };
   for (const auto& level : levels_) add(*level);
   if (leftover_) add(*leftover_);
+  total.updates += retired_updates;
   return total;
 }
 

@@ -10,6 +10,7 @@
 // each level re-solves only where the levels above it changed something. With the plain policy this is
 // exactly one solver.
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <vector>
@@ -42,6 +43,13 @@ class ClassedMaxMin {
   void set_capacity(LinkId l, double capacity);
   void update();     // afterwards changed() lists the variables whose rate changed
   void solve_all();  // every active variable from scratch
+  // Held paths, over variables: hands the run to bottleneck groups (--rate-solver auto; manual/dynamic.md
+  // "Switching to groups"). New level solvers (and leftover) over groups replace the old ones and take
+  // the same active variables, solved from scratch: the same max-min rates up to rounding, as any two
+  // exact solves. `follow` runs once the new solvers exist and before the variables enter them (a
+  // variable's clock is marked before it is activated: GroupedMaxMin::set_followed). The statistics
+  // carry on; changed() then lists the variables no clock follows.
+  void regroup(const std::function<void()>& follow);
 
   double rate(std::uint32_t var) const;
   // The physical links of an active variable (with the constructor's paths, of any variable).
@@ -75,6 +83,11 @@ class ClassedMaxMin {
 
   bool plain_ = false;
   SolverKind kind_ = SolverKind::variables;
+  // Held: the constructor's paths and weights (for regroup), and the statistics of solvers replaced.
+  std::span<const std::uint64_t> held_offsets_;
+  std::span<const LinkId> held_links_;
+  std::span<const double> held_weight_;
+  IncrementalStats retired_;
   std::vector<double> capacity_;  // physical links
   std::vector<std::uint32_t> var_level_;
   // Links of each variable with the virtual links of its capped class appended (empty: no capped class).

@@ -20,10 +20,12 @@ struct IncrementalStats {
   std::uint64_t spread_solves = 0;  // update() calls solved whole, the weights lying too far apart
 };
 
-// Which solver (--rate-solver; manual/dynamic.md "Incremental re-solving").
-enum class SolverKind { variables, groups };
+// Which solver (--rate-solver; manual/dynamic.md "Incremental re-solving"). `automatic` ("auto") starts
+// over variables and lets the flow transport hand the run to groups once, when its batches show
+// bottleneck groups (engine/flow/group_switch.hpp); the solvers themselves know only the other two.
+enum class SolverKind { variables, groups, automatic };
 std::string_view solver_kind_name(SolverKind kind);
-// Throws InputError naming the option for a name that is neither "variables" nor "groups".
+// Throws InputError naming the option for a name that is not "variables", "groups" or "auto".
 SolverKind parse_solver_kind(std::string_view name);
 
 class RateSolver {

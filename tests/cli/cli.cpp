@@ -526,7 +526,7 @@ TEST_CASE("cli: dynamic and schedule run applications traces and jobs on the pac
   check_rejected("dynamic -t fattree:k=4,n=2 -p uniform --batch-tolerance 0.5", {"--batch-tolerance", "0.01"});
   check_rejected("dynamic -t fattree:k=4,n=2 -p uniform --transport packet --profile", {"--profile", "flow transport"});
   check_rejected("dynamic -t fattree:k=4,n=2 -p uniform --batch-tolerance inf", {"--batch-tolerance", "finite"});
-  check_rejected("dynamic -t fattree:k=4,n=2 -p uniform --rate-solver flows", {"--rate-solver", "variables or groups"});
+  check_rejected("dynamic -t fattree:k=4,n=2 -p uniform --rate-solver flows", {"--rate-solver", "variables, groups or auto"});
   check_rejected("dynamic -t fattree:k=4,n=2 -p uniform --transport packet --rate-solver groups",
                  {"--rate-solver", "flow transport"});
   {
@@ -548,7 +548,10 @@ TEST_CASE("cli: dynamic and schedule run applications traces and jobs on the pac
     // The solver over bottleneck groups: named in the summary and config.toml, the same makespan.
     const Json grouped = poisson_run("dynamic-rate-solver", "--rate-solver groups");
     CHECK(grouped["simulation"]["rate_solver"] == "groups");
-    CHECK(batched["simulation"]["rate_solver"] == "variables");
+    // The default, auto: over variables unless the batches show an incast (none in this run).
+    CHECK(batched["simulation"]["rate_solver"] == "auto");
+    CHECK(batched["simulation"]["groups_from_s"].is_null());
+    CHECK(batched["simulation"]["groups_from_batch"].is_null());
     CHECK(read_text(scratch() / "dynamic-rate-solver" / "config.toml").find("rate-solver = 'groups'") !=
           std::string::npos);
     const Json plain = poisson_run("dynamic-rate-solver-variables", "");
@@ -570,6 +573,24 @@ TEST_CASE("cli: dynamic and schedule run applications traces and jobs on the pac
     CHECK(by_group > 0);
     CHECK(by_mix == 0);
     CHECK(clocked("") == std::pair{0.0, 0.0});
+    CHECK(clocked("--rate-solver variables") == std::pair{0.0, 0.0});
+    // The default hands an incast to groups midway: when, in the summary and the text; the same makespan.
+    const std::string incast = "dynamic -t torus:dims=8x8x8 -a mapreduce:reducers=32,reducers_at=even --no-progress";
+    const Outcome switched = run_cli(incast + " --json");
+    const Outcome unswitched = run_cli(incast + " --json --rate-solver variables");
+    const Outcome text = run_cli(incast);
+    INFO(switched.err);
+    REQUIRE(switched.status == 0);
+    REQUIRE(unswitched.status == 0);
+    REQUIRE(text.status == 0);
+    const Json sw = parse_json(switched.out);
+    CHECK(sw["simulation"]["groups_from_batch"].get<double>() > 64);
+    CHECK(sw["simulation"]["groups_from_s"].get<double>() > 0);
+    CHECK(sw["simulation"]["group_clocked_transfers"].get<double>() > 0);
+    CHECK(parse_json(unswitched.out)["simulation"]["groups_from_s"].is_null());
+    CHECK(sw["makespan_s"].get<double>() ==
+          approx(parse_json(unswitched.out)["makespan_s"].get<double>()).epsilon(1e-9));
+    CHECK(text.out.find("auto: over bottleneck groups from batch") != std::string::npos);
     CHECK(clocked("--rate-solver groups --policy qos --class-cap 0.5 --class-priority 0") == std::pair{0.0, by_group});
     // --profile: a profile block in the summary, and an output option, not in config.toml.
     const Json profile = poisson_run("dynamic-profile", "--profile")["profile"];

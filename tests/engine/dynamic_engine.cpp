@@ -720,13 +720,12 @@ TEST_CASE("dynamic: a result stream that fails ends the open-loop run with its e
   CHECK(quiet.began);
 }
 
-TEST_CASE("dynamic: the solver over bottleneck groups gives the variable solver's transfer ends") {
-  // An incast (every endpoint into endpoint 0, the ends one by one), random pairs with random sizes and
-  // starts, under every class policy and over ECMP's multiple paths: the rates are checked against a
-  // solve from scratch after every batch, and the transfer ends equal those of the variable solver.
-  auto t = test::build_topology("fattree:k=4,n=3");
-  const Network& net = t->network();
-  Rng rng(11);
+namespace {
+
+// An incast (every endpoint into endpoint 0, the ends one by one) and 300 random pairs with random
+// sizes and starts, each flow in one of three classes.
+FlowWorkload incast_and_pairs(const Network& net, std::uint64_t seed) {
+  Rng rng(seed);
   FlowWorkload w;
   for (EndpointId s = 1; s < net.num_endpoints(); ++s) w.add(s, 0, (1 + 0.01 * s) * kMB, 0);
   for (int i = 0; i < 300; ++i) {
@@ -735,6 +734,31 @@ TEST_CASE("dynamic: the solver over bottleneck groups gives the variable solver'
     w.add(s, d, (0.1 + rng.uniform()) * kMB, rng.uniform() * 1e-3);
   }
   for (FlowId f = 0; f < w.size(); ++f) w.service_class.push_back(static_cast<std::uint32_t>(rng.below(3)));
+  return w;
+}
+
+// Two runs of one workload agree up to rounding: states, transfer ends, link bytes and the series.
+void check_same_run(const Network& net, const FlowWorkload& w, const TransportResult& a, const TransportResult& b) {
+  for (FlowId f = 0; f < w.size(); ++f) {
+    CAPTURE(f);
+    REQUIRE(a.state[f] == b.state[f]);
+    REQUIRE(a.transfer_end_s[f] == approx(b.transfer_end_s[f]).epsilon(1e-9));
+  }
+  for (LinkId l = 0; l < net.num_links(); ++l) REQUIRE(a.link_bytes[l] == approx(b.link_bytes[l]).epsilon(1e-9).scale(1));
+  REQUIRE(a.series_gbps.size() == b.series_gbps.size());
+  for (std::size_t i = 0; i < a.series_gbps.size(); ++i)
+    REQUIRE(a.series_gbps[i] == approx(b.series_gbps[i]).epsilon(1e-9).scale(1e-6));
+}
+
+}  // namespace
+
+TEST_CASE("dynamic: the solver over bottleneck groups gives the variable solver's transfer ends") {
+  // An incast and random pairs under every class policy and over ECMP's multiple paths: the rates are
+  // checked against a solve from scratch after every batch, and the transfer ends equal those of the
+  // variable solver.
+  auto t = test::build_topology("fattree:k=4,n=3");
+  const Network& net = t->network();
+  const FlowWorkload w = incast_and_pairs(net, 11);
   for (const ClassPolicy& policy :
        {test::class_policy("np", {}, {}, 3), test::class_policy("fp", {}, {}, 3),
         test::class_policy("ba", {0.5, 0.3, 0.2}, {}, 3), test::class_policy("qos", {0.3, 1.0, 0.5}, {0, 1, 1}, 3)}) {
@@ -763,17 +787,8 @@ TEST_CASE("dynamic: the solver over bottleneck groups gives the variable solver'
       const bool capped = std::string(policy.name) == "ba" || std::string(policy.name) == "qos";
       CHECK(groups.group_clocked == (capped ? 0 : single));
       CHECK(groups.mix_clocked == (capped ? single + multi : multi));
-      for (FlowId f = 0; f < w.size(); ++f) {
-        CAPTURE(f);
-        REQUIRE(groups.state[f] == variables.state[f]);
-        REQUIRE(groups.transfer_end_s[f] == approx(variables.transfer_end_s[f]).epsilon(1e-9));
-      }
-      // What the links carried and the time series, also for the flows followed by their group's clock.
-      for (LinkId l = 0; l < net.num_links(); ++l)
-        REQUIRE(groups.link_bytes[l] == approx(variables.link_bytes[l]).epsilon(1e-9).scale(1));
-      REQUIRE(groups.series_gbps.size() == variables.series_gbps.size());
-      for (std::size_t b = 0; b < groups.series_gbps.size(); ++b)
-        REQUIRE(groups.series_gbps[b] == approx(variables.series_gbps[b]).epsilon(1e-9).scale(1e-6));
+      // Also what the links carried and the time series, for the flows followed by clocks.
+      check_same_run(net, w, groups, variables);
       // With a batch tolerance, the same transfers end early by as much.
       o.verify = false;
       o.batch_tolerance = 1e-4;
@@ -784,4 +799,75 @@ TEST_CASE("dynamic: the solver over bottleneck groups gives the variable solver'
       CHECK(groups_early.early_bytes_cut == approx(variables_early.early_bytes_cut).epsilon(1e-6).scale(1));
     }
   }
+}
+
+TEST_CASE("dynamic: the default switching rule hands an incast to groups and leaves random pairs on variables") {
+  // 600 flows of staggered sizes into one endpoint: every end re-levels the rest at one level (600
+  // batches, each grouped), so the first window of 64 decides. Random pairs of the same count do not.
+  auto t = test::build_topology("fattree:k=8,n=3");
+  const Network& net = t->network();
+  auto r = test::build_routing("dmodk", *t);
+  FlowWorkload incast, pairs;
+  Rng rng(5);
+  for (int i = 0; i < 600; ++i) {
+    incast.add(static_cast<EndpointId>(1 + i % (net.num_endpoints() - 1)), 0, (1 + 0.001 * i) * kMB, 0);
+    const auto s = static_cast<EndpointId>(rng.below(net.num_endpoints()));
+    pairs.add(s, static_cast<EndpointId>((s + 1 + rng.below(net.num_endpoints() - 1)) % net.num_endpoints()),
+              (0.1 + rng.uniform()) * kMB, rng.uniform() * 1e-3);
+  }
+  flow::FlowTransportOptions o;
+  o.solver = maxmin::SolverKind::automatic;
+  const TransportResult grouped = test::run_flows(net, *r, incast, o);
+  CHECK(grouped.groups_from_batch == 64);
+  CHECK(grouped.group_clocked > 500);
+  const TransportResult unswitched = test::run_flows(net, *r, pairs, o);
+  CHECK(unswitched.batches > 64 * 4);
+  CHECK(unswitched.groups_from_s < 0);
+  CHECK(unswitched.group_clocked == 0);
+  o.solver = maxmin::SolverKind::variables;
+  const TransportResult variables = test::run_flows(net, *r, incast, o);
+  for (FlowId f = 0; f < incast.size(); ++f)
+    REQUIRE(grouped.transfer_end_s[f] == approx(variables.transfer_end_s[f]).epsilon(1e-9));
+}
+
+TEST_CASE("dynamic: a run handed to bottleneck groups midway gives the variable solver's transfer ends") {
+  // --rate-solver auto with a rule forced to switch after k batches (engine/flow/group_switch.hpp): the
+  // flows in transfer then join their groups' or mixes' clocks with the bits they have left, and the
+  // ends, link bytes (multipath flows' paths included) and series equal the variable solver's.
+  auto t = test::build_topology("fattree:k=4,n=3");
+  const Network& net = t->network();
+  const FlowWorkload w = incast_and_pairs(net, 17);
+  for (const ClassPolicy& policy :
+       {test::class_policy("np", {}, {}, 3), test::class_policy("fp", {}, {}, 3),
+        test::class_policy("ba", {0.5, 0.3, 0.2}, {}, 3), test::class_policy("qos", {0.3, 1.0, 0.5}, {0, 1, 1}, 3)})
+    for (const char* routing : {"dmodk", "ecmp"})
+      for (const bool fifo : {false, true}) {  // with NIC FIFOs, some messages wait in queues at the switch
+        CAPTURE(policy.name);
+        CAPTURE(routing);
+        CAPTURE(fifo);
+        auto r = test::build_routing(routing, *t);
+        flow::FlowTransportOptions o;
+        o.policy = policy;
+        o.nic_fifo = fifo;
+        const TransportResult variables = test::run_flows(net, *r, w, o);
+        REQUIRE(variables.batches > 300);
+        o.solver = maxmin::SolverKind::automatic;
+        o.group_switch = flow::GroupSwitch::Settings{64, 1e9, 0};  // never met: the variable solver's run
+        const TransportResult unswitched = test::run_flows(net, *r, w, o);
+        CHECK(unswitched.groups_from_s < 0);
+        CHECK(unswitched.rate_solver == "auto");
+        for (FlowId f = 0; f < w.size(); ++f) REQUIRE(unswitched.transfer_end_s[f] == variables.transfer_end_s[f]);
+        for (const std::uint32_t k : {1u, 37u, 300u}) {
+          CAPTURE(k);
+          o.group_switch = flow::GroupSwitch::Settings{k, 0, 0};
+          o.verify = true;
+          const TransportResult switched = test::run_flows(net, *r, w, o);
+          CHECK(switched.groups_from_batch == k);
+          CHECK(switched.groups_from_s >= 0);
+          CHECK(switched.batches == variables.batches);
+          CHECK(switched.group_clocked + switched.mix_clocked > 0);
+          CHECK(switched.max_verify_error <= 1e-6);
+          check_same_run(net, w, switched, variables);
+        }
+      }
 }

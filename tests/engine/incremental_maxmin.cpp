@@ -171,6 +171,65 @@ TEST_CASE("classed max-min: every update equals the policy solved from scratch l
   }
 }
 
+TEST_CASE("classed max-min: a run regrouped midway keeps its rates and then equals the policy solved from scratch") {
+  // --rate-solver auto (engine/flow/group_switch.hpp): the level solvers over variables are replaced by
+  // solvers over groups holding the same active variables; the rates stand, and the updates after it
+  // stay exact, with some variables followed by clocks (left out of changed()).
+  const std::vector<ClassPolicy> policies = policies_of_three_classes();
+  for (std::uint64_t seed = 1; seed <= 300; ++seed) {
+    const ClassPolicy& policy = policies[seed % policies.size()];
+    CAPTURE(seed);
+    CAPTURE(policy.name);
+    Rng rng(seed * 104729);
+    const auto num_links = 3 + static_cast<std::uint32_t>(seed % 8);
+    RandomProblem p(rng, num_links, 6 + static_cast<std::uint32_t>(seed % 25), seed % 4 == 0);
+    ClassedMaxMin solver(policy, p.capacity, p.offsets, p.links, p.weight, p.var_class, SolverKind::automatic);
+    std::vector<std::uint8_t> on(p.weight.size(), 0), followed(p.weight.size(), 0);
+    const int regroup_at = 1 + static_cast<int>(seed % 12);
+    for (int step = 0; step < 25; ++step) {
+      CAPTURE(step);
+      if (step == regroup_at) {
+        REQUIRE(solver.grouped_levels() == 0);
+        std::vector<double> before(on.size());
+        for (std::uint32_t v = 0; v < on.size(); ++v) before[v] = solver.rate(v);
+        const std::uint64_t updates = solver.stats().updates;
+        solver.regroup([&] {
+          REQUIRE(solver.grouped_levels() > 0);
+          for (std::uint32_t v = 0; v < on.size(); ++v)
+            if (rng.below(2) == 0) {
+              followed[v] = 1;
+              solver.grouped(solver.level_of(v))->set_followed(v, true);
+              if (solver.grouped_leftover() != nullptr) solver.grouped_leftover()->set_followed(v, true);
+            }
+        });
+        CHECK(solver.stats().updates == updates + 1);
+        for (std::uint32_t v = 0; v < on.size(); ++v) {
+          CAPTURE(v);
+          REQUIRE(solver.active(v) == (on[v] != 0));
+          REQUIRE(solver.rate(v) == approx(before[v]).epsilon(1e-9).scale(1));
+        }
+        for (const std::uint32_t v : solver.changed()) REQUIRE(followed[v] == 0);
+      }
+      if (seed % 2 == 1 && rng.below(3) == 0) {  // capacities change before and after the switch
+        const auto l = static_cast<LinkId>(rng.below(num_links));
+        p.capacity[l] = static_cast<double>(1 + rng.below(6));
+        solver.set_capacity(l, p.capacity[l]);
+      }
+      toggle_some(rng, solver, on);
+      solver.update();
+      if (step >= regroup_at)
+        for (const std::uint32_t v : solver.changed()) REQUIRE(followed[v] == 0);
+      const std::vector<double> full =
+          solve_classes_from_scratch(policy, p.capacity, p.offsets, p.links, p.weight, p.var_class, on);
+      for (std::uint32_t v = 0; v < on.size(); ++v) {
+        CAPTURE(v);
+        REQUIRE(solver.rate(v) == approx(full[v]).epsilon(1e-6).scale(1));
+      }
+    }
+    CHECK(solver.grouped_levels() > 0);
+  }
+}
+
 TEST_CASE("incremental max-min: heavy churn on few links equals a solve from scratch") {
   // Hundreds of variables over four links, toggled many at a time: removed slots pile up, blocks are
   // compacted on removal and when an activation finds its block full of removed slots.

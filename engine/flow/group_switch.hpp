@@ -1,0 +1,59 @@
+#pragma once
+// When a run over single variables is handed to bottleneck groups (--rate-solver auto; manual/dynamic.md
+// "Switching to groups"). The groups of engine/maxmin/grouped_maxmin.hpp and the clocks of
+// group_clocks.hpp pay where one rate change moves many flows to one level, as in an incast, where each
+// end re-levels every flow behind the reducer's link. Where the flows whose rates change end at levels
+// of their own, the groups' bookkeeping costs more than it saves (1.5–4.7× slower on the other rows
+// of bench/dynamic.sh: bench/RESULTS.md, "Bottleneck groups built").
+//
+// After every batch over variables the transport reports C, how many variables changed rate, and,
+// when C ≥ min_changed, how many distinct levels (rate / weight) a sample of them took: every
+// ⌈C / kSample⌉-th changed variable, at most kSample of them (so the counting costs a bounded sort
+// and no memory that grows with the run), and only while the window can still decide. A batch is *grouped* when C ≥
+// min_changed and the sample holds at least per_level variables per distinct level: many rates moved, to few levels.
+// Batches are taken in consecutive windows of `window`; a window in which at least half the batches are grouped decides
+// the switch, which is one-way. Counting batches, not summing C, keeps one burst (every flow of a background starting
+// at t = 0) from deciding a window alone. Measured (bench/RESULTS.md, "Switching to groups"): in the evenly spaced
+// MapReduces most windows of the incast have 50–64 grouped batches of 64; in the contended two-application row, Fig.
+// 8's 16k torus, the jellyfish row and the seed-001 interference points no window has more than 3; an all-to-all has
+// two batches, never a window. The rule reads counts only, so it decides at the same batch on any machine and thread
+// count.
+#include <cstdint>
+#include <span>
+
+namespace interflow::flow {
+
+class GroupSwitch {
+ public:
+  struct Settings {
+    std::uint32_t window = 64;  // batches per window (at least 1)
+    double min_changed = 256;   // variables changed in a grouped batch, at least
+    double per_level = 32;      // sampled variables per distinct level in a grouped batch, at least
+  };
+  GroupSwitch() = default;
+  explicit GroupSwitch(const Settings& settings);
+
+  static constexpr std::uint64_t kSample = 4096;
+  // Whether a batch of `changed` variables should have the levels of a sample counted (it can be
+  // grouped, and its window can still decide), and which: every stride()-th of the changed list.
+  bool wants_levels(std::uint64_t changed) const {
+    return static_cast<double>(changed) >= settings_.min_changed &&
+           2 * (std::uint64_t{grouped_batches_} + settings_.window - batches_) >= settings_.window;
+  }
+  static std::uint64_t stride(std::uint64_t changed) {
+    return changed <= kSample ? 1 : (changed + kSample - 1) / kSample;
+  }
+  // How many distinct values `levels` holds (sorted in place).
+  static std::uint64_t distinct(std::span<double> levels);
+  // One batch's counts: the variables that changed, and of the sample (0 and 0 when not counted) its
+  // size and distinct levels; true when its window decides the switch.
+  bool observe(std::uint64_t changed, std::uint64_t sampled, std::uint64_t sampled_levels);
+  const Settings& settings() const { return settings_; }
+
+ private:
+  Settings settings_;
+  std::uint32_t batches_ = 0;          // in the window so far
+  std::uint32_t grouped_batches_ = 0;  // of those, the batches that meet both thresholds
+};
+
+}  // namespace interflow::flow

@@ -1,0 +1,86 @@
+// The rule that hands a run over variables to bottleneck groups (engine/flow/group_switch.hpp).
+#include "engine/flow/group_switch.hpp"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+using interflow::flow::GroupSwitch;
+
+TEST_CASE("group switch: distinct levels are counted exactly over a bounded sample") {
+  std::vector<double> none;
+  CHECK(GroupSwitch::distinct(none) == 0);
+  std::vector<double> levels{3.0, 1.0, 3.0, 2.0, 1.0, 3.0, 0.5};
+  CHECK(GroupSwitch::distinct(levels) == 4);
+  std::vector<double> near{1.0, 1.0 + 1e-15, 1.0};  // equal up to rounding is not the same level
+  CHECK(GroupSwitch::distinct(near) == 2);
+  // Every stride()-th of C changed variables: all of them up to kSample, never more than kSample.
+  for (const std::uint64_t c : {1ULL, 4095ULL, 4096ULL, 4097ULL, 8192ULL, 8193ULL, 16777216ULL, 16777217ULL}) {
+    CAPTURE(c);
+    const std::uint64_t stride = GroupSwitch::stride(c);
+    const std::uint64_t sampled = (c + stride - 1) / stride;
+    CHECK(sampled <= GroupSwitch::kSample);
+    CHECK(sampled >= std::min<std::uint64_t>(c, GroupSwitch::kSample / 2));
+    if (c <= GroupSwitch::kSample) CHECK(stride == 1);
+  }
+}
+
+TEST_CASE("group switch: a window decides at its end when half its batches moved many rates to few levels") {
+  GroupSwitch rule(GroupSwitch::Settings{4, 100, 10});
+  CHECK(!rule.wants_levels(99));
+  CHECK(rule.wants_levels(100));
+  // Two grouped batches of four (exactly at both thresholds, then well above): decided at the 4th.
+  CHECK(!rule.observe(100, 100, 10));
+  CHECK(!rule.observe(50000, 4096, 1));
+  CHECK(!rule.observe(3, 3, 3));
+  CHECK(rule.observe(0, 0, 0));
+  // One grouped batch, however large, and three near misses: too few changed (the sample's levels
+  // ignored), too many levels in the sample.
+  CHECK(!rule.observe(1000000, 4096, 1));
+  CHECK(!rule.observe(99, 99, 1));
+  CHECK(!rule.observe(1000, 1000, 101));
+  CHECK(!rule.observe(0, 0, 0));
+  // Each window starts afresh: the grouped batches of the last one do not count here.
+  CHECK(!rule.observe(400, 400, 4));
+  CHECK(!rule.observe(1, 0, 0));
+  CHECK(!rule.observe(1, 0, 0));
+  CHECK(!rule.observe(1, 0, 0));
+  // A window split across two would decide; windows are consecutive, not sliding.
+  CHECK(!rule.observe(1, 0, 0));
+  CHECK(!rule.observe(1, 0, 0));
+  CHECK(!rule.observe(400, 400, 4));
+  CHECK(!rule.observe(1, 0, 0));
+  CHECK(!rule.observe(400, 400, 4));
+  CHECK(!rule.observe(1, 0, 0));
+  CHECK(!rule.observe(1, 0, 0));
+  CHECK(!rule.observe(1, 0, 0));
+}
+
+TEST_CASE("group switch: levels are not counted once the window cannot decide") {
+  GroupSwitch rule(GroupSwitch::Settings{6, 10, 2});
+  CHECK(rule.wants_levels(10));
+  CHECK(!rule.observe(10, 10, 10));  // not grouped: 1 of 6, 5 left, 3 needed
+  CHECK(!rule.observe(10, 10, 10));
+  CHECK(rule.wants_levels(10));  // 4 left, 3 needed
+  CHECK(!rule.observe(10, 10, 10));
+  CHECK(rule.wants_levels(10));  // 3 left, 3 needed
+  CHECK(!rule.observe(10, 10, 10));
+  CHECK(!rule.wants_levels(10));  // 2 left, 3 needed: not counted, not grouped
+  CHECK(!rule.observe(10, 10, 1));
+  CHECK(!rule.observe(10, 10, 1));
+  CHECK(rule.wants_levels(10));  // a new window
+  CHECK(!rule.observe(10, 10, 1));
+  CHECK(!rule.observe(10, 10, 1));
+  CHECK(!rule.observe(10, 10, 1));
+  CHECK(!rule.observe(0, 0, 0));
+  CHECK(!rule.observe(0, 0, 0));
+  CHECK(rule.observe(0, 0, 0));
+}
+
+TEST_CASE("group switch: a window of one batch and thresholds of zero decide at once") {
+  GroupSwitch rule(GroupSwitch::Settings{1, 0, 0});  // the tests' forced switch
+  CHECK(rule.observe(0, 0, 0));
+  CHECK_THROWS(GroupSwitch(GroupSwitch::Settings{0, 1, 1}));
+}
