@@ -539,7 +539,11 @@ void FlowTransport::switch_to_groups() {
     clock_starts_.push_back(f);
   }
   total_gbps_ = 0;  // every active flow's rate is now its clock's
+  Stopwatch clock;  // the rebuild's solve is the solver's time
   solver_->regroup([this] { follow_groups(static_cast<FlowId>(flow_.size())); });
+  const double solve_s = clock.seconds();
+  r_->solve_seconds += solve_s;
+  if (options_.profile) r_->profile.solve_s += solve_s;
   if (mixed_) {
     bits_before_.resize(var_.size());
     for (std::size_t v = 0; v < var_.size(); ++v) bits_before_[v] = var_[v].bits;

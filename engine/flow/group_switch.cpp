@@ -1,6 +1,7 @@
 #include "engine/flow/group_switch.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 namespace interflow::flow {
@@ -11,7 +12,10 @@ GroupSwitch::GroupSwitch(const Settings& settings) : settings_(settings) {
 
 std::uint64_t GroupSwitch::distinct(std::span<double> levels) {
   std::sort(levels.begin(), levels.end());
-  return static_cast<std::uint64_t>(std::unique(levels.begin(), levels.end()) - levels.begin());
+  std::uint64_t count = 0;
+  for (std::size_t i = 0; i < levels.size(); ++i)
+    if (i == 0 || levels[i] - levels[i - 1] > kSameLevel * std::abs(levels[i])) ++count;
+  return count;
 }
 
 bool GroupSwitch::observe(std::uint64_t changed, std::uint64_t sampled, std::uint64_t sampled_levels) {

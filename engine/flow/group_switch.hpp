@@ -7,7 +7,7 @@
 // of bench/dynamic.sh: bench/RESULTS.md, "Bottleneck groups built").
 //
 // After every batch over variables the transport reports C, how many variables changed rate, and,
-// when C ≥ min_changed, how many distinct levels (rate / weight) a sample of them took: every
+// when C ≥ min_changed, how many distinct levels (rate / weight, up to rounding) a sample of them took: every
 // ⌈C / kSample⌉-th changed variable, at most kSample of them (so the counting costs a bounded sort
 // and no memory that grows with the run), and only while the window can still decide. A batch is *grouped* when C ≥
 // min_changed and the sample holds at least per_level variables per distinct level: many rates moved, to few levels.
@@ -43,7 +43,11 @@ class GroupSwitch {
   static std::uint64_t stride(std::uint64_t changed) {
     return changed <= kSample ? 1 : (changed + kSample - 1) / kSample;
   }
-  // How many distinct values `levels` holds (sorted in place).
+  // Levels within this relative distance of the one below them are one: a variable's level is read
+  // back as rate / weight, and rate = weight × λ (plus the leftover's under a cap) is rounded, so
+  // members of one group with weights that are not powers of two (ECMP's splits) differ in the last bits.
+  static constexpr double kSameLevel = 1e-12;
+  // How many distinct values `levels` holds, up to kSameLevel (sorted in place).
   static std::uint64_t distinct(std::span<double> levels);
   // One batch's counts: the variables that changed, and of the sample (0 and 0 when not counted) its
   // size and distinct levels; true when its window decides the switch.

@@ -820,6 +820,11 @@ TEST_CASE("dynamic: the default switching rule hands an incast to groups and lea
   const TransportResult grouped = test::run_flows(net, *r, incast, o);
   CHECK(grouped.groups_from_batch == 64);
   CHECK(grouped.group_clocked > 500);
+  // Over ECMP's paths (weights of 1/k: a level read back as rate / weight is rounded), the same.
+  auto ecmp = test::build_routing("ecmp", *t);
+  const TransportResult mixed = test::run_flows(net, *ecmp, incast, o);
+  CHECK(mixed.groups_from_batch == 64);
+  CHECK(mixed.mix_clocked > 500);
   const TransportResult unswitched = test::run_flows(net, *r, pairs, o);
   CHECK(unswitched.batches > 64 * 4);
   CHECK(unswitched.groups_from_s < 0);
@@ -828,6 +833,22 @@ TEST_CASE("dynamic: the default switching rule hands an incast to groups and lea
   const TransportResult variables = test::run_flows(net, *r, incast, o);
   for (FlowId f = 0; f < incast.size(); ++f)
     REQUIRE(grouped.transfer_end_s[f] == approx(variables.transfer_end_s[f]).epsilon(1e-9));
+  // Streamed (open-loop, flows routed as they start) and with --full-resolve, never: the rule's
+  // window is met at once and the run stays over variables.
+  o.solver = maxmin::SolverKind::automatic;
+  o.group_switch = flow::GroupSwitch::Settings{1, 0, 0};
+  for (const bool stream : {true, false}) {
+    CAPTURE(stream);
+    o.stream = stream;
+    o.incremental = stream;  // held: --full-resolve
+    flow::FlowTransport transport(net, *r, o);
+    const TransportResult run = drivers::run_flows(net, transport, incast);
+    CHECK(transport.streamed() == stream);
+    CHECK(run.groups_from_s < 0);
+    CHECK(run.group_clocked + run.mix_clocked == 0);
+    for (FlowId f = 0; f < incast.size(); ++f)
+      REQUIRE(run.transfer_end_s[f] == approx(variables.transfer_end_s[f]).epsilon(1e-9));
+  }
 }
 
 TEST_CASE("dynamic: a run handed to bottleneck groups midway gives the variable solver's transfer ends") {
@@ -868,6 +889,21 @@ TEST_CASE("dynamic: a run handed to bottleneck groups midway gives the variable 
           CHECK(switched.group_clocked + switched.mix_clocked > 0);
           CHECK(switched.max_verify_error <= 1e-6);
           check_same_run(net, w, switched, variables);
+          if (k != 37) continue;
+          // With --profile (the steps timed apart) and with a batch tolerance, the same.
+          o.verify = false;
+          o.profile = true;
+          check_same_run(net, w, test::run_flows(net, *r, w, o), variables);
+          o.profile = false;
+          o.batch_tolerance = 1e-4;
+          const TransportResult switched_early = test::run_flows(net, *r, w, o);
+          o.solver = maxmin::SolverKind::variables;
+          const TransportResult variables_early = test::run_flows(net, *r, w, o);
+          CHECK(switched_early.groups_from_batch == k);
+          CHECK(switched_early.ended_early == variables_early.ended_early);
+          CHECK(switched_early.early_bytes_cut == approx(variables_early.early_bytes_cut).epsilon(1e-6).scale(1));
+          o.solver = maxmin::SolverKind::automatic;
+          o.batch_tolerance = 0;
         }
       }
 }

@@ -14,8 +14,11 @@ TEST_CASE("group switch: distinct levels are counted exactly over a bounded samp
   CHECK(GroupSwitch::distinct(none) == 0);
   std::vector<double> levels{3.0, 1.0, 3.0, 2.0, 1.0, 3.0, 0.5};
   CHECK(GroupSwitch::distinct(levels) == 4);
-  std::vector<double> near{1.0, 1.0 + 1e-15, 1.0};  // equal up to rounding is not the same level
-  CHECK(GroupSwitch::distinct(near) == 2);
+  // Equal up to rounding (a level read back as rate / weight) is one level; 1e-9 apart are two.
+  std::vector<double> near{1.0, 1.0 + 1e-15, 1.0 - 1e-15, 1.0, 1.0 + 1e-9, 3e-300, 3e-300 * (1 + 1e-15)};
+  CHECK(GroupSwitch::distinct(near) == 3);
+  std::vector<double> thirds{(0.1 / 3) / (1.0 / 3), 0.1, (0.1 / 6) * 6, 0.7 / 7};
+  CHECK(GroupSwitch::distinct(thirds) == 1);
   // Every stride()-th of C changed variables: all of them up to kSample, never more than kSample.
   for (const std::uint64_t c : {1ULL, 4095ULL, 4096ULL, 4097ULL, 8192ULL, 8193ULL, 16777216ULL, 16777217ULL}) {
     CAPTURE(c);
