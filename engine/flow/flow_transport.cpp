@@ -151,6 +151,12 @@ void FlowTransport::set_cap(FlowId f, double gbps) {
   changed_ = true;
 }
 
+void FlowTransport::settle_flow(FlowId f) {
+  FlowProgress& p = flow_[f];
+  p.remaining_bits = std::max(0.0, p.remaining_bits - p.rate * 1e9 * (now_ - p.last));
+  p.last = now_;
+}
+
 void FlowTransport::settle_var(std::uint32_t v) {
   var_[v].bits += var_[v].rate * 1e9 * (now_ - var_[v].last);
   var_[v].last = now_;
@@ -461,8 +467,7 @@ void FlowTransport::update_rates() {
   }
   for (FlowId f : touched_) {
     if (flow_[f].phase != Phase::Active) continue;
-    flow_[f].remaining_bits = std::max(0.0, flow_[f].remaining_bits - flow_[f].rate * 1e9 * (now_ - flow_[f].last));
-    flow_[f].last = now_;
+    settle_flow(f);
     double rate = 0;
     for (std::uint32_t v = first_var(f); v < end_var(f); ++v) rate += var_[v].rate;
     total_gbps_ += rate - flow_[f].rate;
@@ -526,11 +531,9 @@ void FlowTransport::switch_to_groups() {
   r_->groups_from_s = now_;
   r_->groups_from_batch = r_->batches;
   for (FlowId f = 0; f < flow_.size(); ++f) {
-    FlowProgress& p = flow_[f];
-    if (p.phase != Phase::Active) continue;
-    p.remaining_bits = std::max(0.0, p.remaining_bits - p.rate * 1e9 * (now_ - p.last));
-    p.last = now_;
-    p.rate = 0;
+    if (flow_[f].phase != Phase::Active) continue;
+    settle_flow(f);
+    flow_[f].rate = 0;
     completion_.erase(f);
     for (std::uint32_t v = first_var(f); v < end_var(f); ++v) {
       settle_var(v);

@@ -144,6 +144,7 @@ class FlowTransport final : public Transport {
   void free_slot(FlowId f);           // streamed: its transfer ended, its numbers free
   void prepare_variables(const MessageTable& messages);
   void couple(const PathTable& paths, const std::vector<std::uint8_t>& zoom);  // the solver's links, capped
+  void settle_flow(FlowId f);        // f's remaining bits as of now, at its rate
   void settle_var(std::uint32_t v);  // bits carried by v up to now
   void end_transfer(FlowId f, double due);  // f's transfer, due to end at `due`, ends now
   void activate(FlowId f);           // its transfer starts now

@@ -23,7 +23,7 @@ bool GroupSwitch::observe(std::uint64_t changed, std::uint64_t sampled, std::uin
       static_cast<double>(sampled) >= settings_.per_level * static_cast<double>(sampled_levels))
     ++grouped_batches_;
   if (++batches_ < settings_.window) return false;
-  const bool decide = 4 * std::uint64_t{grouped_batches_} >= 3 * std::uint64_t{settings_.window};
+  const bool decide = decides(grouped_batches_);
   batches_ = grouped_batches_ = 0;
   return decide;
 }

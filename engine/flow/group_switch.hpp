@@ -43,7 +43,7 @@ class GroupSwitch {
   // grouped, and its window can still decide), and which: every stride()-th of the changed list.
   bool wants_levels(std::uint64_t changed) const {
     return static_cast<double>(changed) >= settings_.min_changed &&
-           4 * (std::uint64_t{grouped_batches_} + settings_.window - batches_) >= 3 * std::uint64_t{settings_.window};
+           decides(std::uint64_t{grouped_batches_} + settings_.window - batches_);
   }
   static std::uint64_t stride(std::uint64_t changed) {
     return changed <= kSample ? 1 : (changed + kSample - 1) / kSample;
@@ -60,6 +60,9 @@ class GroupSwitch {
   const Settings& settings() const { return settings_; }
 
  private:
+  // Whether a window with this many grouped batches decides: three quarters of it, at least.
+  bool decides(std::uint64_t grouped) const { return 4 * grouped >= 3 * std::uint64_t{settings_.window}; }
+
   Settings settings_;
   std::uint32_t batches_ = 0;          // in the window so far
   std::uint32_t grouped_batches_ = 0;  // of those, the batches that meet both thresholds

@@ -282,12 +282,7 @@ void ClassedMaxMin::regroup(const std::function<void()>& follow) {
     make_levels(policy_, capacity_, true, held_offsets_, held_links_, held_weight_);
   follow();
   for (const std::uint32_t v : active_vars) activate(v);
-  if (!plain_)  // every virtual link of a capped class at its cap of the link's capacity now
-    for (std::size_t slot = 0; slot < slot_cap_.size(); ++slot)
-      for (LinkId l = 0; l < capacity_.size(); ++l)
-        for (const auto& level : levels_)
-          level->set_capacity(static_cast<LinkId>((slot + 1) * capacity_.size() + l), slot_cap_[slot] * capacity_[l]);
-  solve_all();
+  solve_all();  // (make_levels gave the capped classes' virtual links their caps of capacity_ now)
 }
 
 std::size_t ClassedMaxMin::grouped_levels() const {
@@ -303,11 +298,10 @@ GroupedMaxMin* ClassedMaxMin::grouped(std::size_t k) const {
 }
 
 IncrementalStats ClassedMaxMin::stats() const {
-  IncrementalStats total = retired_;
-  const std::uint64_t retired_updates = retired_.updates;
-  total.updates = 0;
+  IncrementalStats total = retired_;  // the solvers regroup() replaced, then the current ones
+  std::uint64_t updates = 0;          // each current solver counts every update: the most of them
   const auto add = [&](const RateSolver& s) {
-    total.updates = std::max(total.updates, s.stats().updates);
+    updates = std::max(updates, s.stats().updates);
     total.solved_vars += s.stats().solved_vars;
     total.rounds += s.stats().rounds;
     total.changed_vars += s.stats().changed_vars;
@@ -315,7 +309,7 @@ IncrementalStats ClassedMaxMin::stats() const {
   };
   for (const auto& level : levels_) add(*level);
   if (leftover_) add(*leftover_);
-  total.updates += retired_updates;
+  total.updates += updates;
   return total;
 }
 
