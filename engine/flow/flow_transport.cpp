@@ -30,7 +30,7 @@ void FlowTransport::open(const MessageTable& messages, TransportResult& result) 
     route(messages);
   }
   prepare_variables(messages);
-  if (options_.solver == maxmin::SolverKind::automatic && !streamed_ && cap_link_.empty() && options_.incremental)
+  if (options_.solver == maxmin::SolverKind::automatic && cap_link_.empty() && options_.incremental)
     switch_.emplace(options_.group_switch);
   flow_.assign(streamed_ ? 0 : n, FlowProgress{});
   completion_ = IndexedMinHeap(streamed_ ? 0 : n);
@@ -70,6 +70,7 @@ void FlowTransport::prepare_variables(const MessageTable& messages) {
     if (!net_.up(l)) capacity_[l] = 0;
   if (streamed_) {  // variables come with their messages
     solver_ = std::make_unique<maxmin::ClassedMaxMin>(options_.policy, capacity_, options_.solver);
+    follow_groups(0);
     return;
   }
   const PathTable& paths = r_->paths;
@@ -100,20 +101,27 @@ void FlowTransport::prepare_variables(const MessageTable& messages) {
 // Over groups and without hybrid coupling, every flow follows a clock: without a cap below 1 the flows
 // of one path variable their group's, one set of clocks per priority level; the others (multipath
 // flows, drained at the sum of several groups' rates, and with a cap below 1 every flow, drained by
-// its level's group and the leftover's) their mix's.
+// its level's group and the leftover's) their mix's. Streamed, the flows in transfer now (the others
+// as they start: take_slot), with a mix whenever the routing may give several paths.
 void FlowTransport::follow_groups(FlowId n) {
   if (!cap_link_.empty() || solver_->grouped_levels() == 0) return;
   if (solver_->grouped_leftover() == nullptr)
     for (std::size_t k = 0; k < solver_->grouped_levels(); ++k) grouped_.push_back(solver_->grouped(k));
   clocks_.resize(grouped_.size());
-  bool any_mixed = solver_->grouped_leftover() != nullptr;
+  bool any_mixed = solver_->grouped_leftover() != nullptr || (streamed_ && routing_.multipath());
   for (FlowId f = 0; f < n && !any_mixed; ++f) any_mixed = end_var(f) - first_var(f) > 1;
   if (any_mixed) mixed_ = std::make_unique<MixedClocks>(*solver_, weight_);
   for (FlowId f = 0; f < n; ++f)
-    if (clocked(f))
-      grouped_[solver_->level_of(first_var(f))]->set_followed(first_var(f), true);
-    else if (mixed(f))
-      for (std::uint32_t v = first_var(f); v < end_var(f); ++v) mixed_->follow(v);
+    if (!streamed_ || flow_[f].phase == Phase::Active) follow_flow(f);
+}
+
+void FlowTransport::follow_flow(FlowId f) {
+  if (clocked(f))
+    grouped_[solver_->level_of(first_var(f))]->set_followed(first_var(f), true);
+  else if (mixed(f))
+    for (std::uint32_t v = first_var(f); v < end_var(f); ++v) mixed_->follow(v);
+  else if (end_var(f) > first_var(f))  // (a flow without paths sends nothing)
+    throw std::logic_error("FlowTransport: a flow of several paths over groups without mixes");
 }
 
 // Hybrid coupling: each coupled flow gets a cap link of its own (numbered after the network's links),
@@ -234,14 +242,19 @@ FlowId FlowTransport::take_slot(MessageId m) {
   slot_[f] = {m, first, vars, static_cast<std::uint32_t>(sink_.num_links())};
   live_links_ += sink_.num_links();
   live_vars_ += vars;
-  std::size_t link = 0;
-  for (std::uint32_t i = 0; i < vars; ++i) {
-    const std::uint32_t v = first + i, length = sink_.var_lengths()[i];
-    weight_[v] = messages_->ends.weight_of(m) * sink_.splits()[i];
+  for (std::uint32_t v = first; v < first + vars; ++v) {
+    weight_[v] = messages_->ends.weight_of(m) * sink_.splits()[v - first];
     var_flow_[v] = f;
     var_class_[v] = messages_->class_of(m);
     var_[v] = VarProgress{};
-    solver_->activate(v, sink_.links().subspan(link, length), weight_[v], var_class_[v]);
+    if (!bits_before_.empty()) bits_before_[v] = 0;
+    solver_->assign_class(v, var_class_[v]);
+  }
+  if (!grouped_.empty() || mixed_) follow_flow(f);  // over groups: its clock marked before activation
+  std::size_t link = 0;
+  for (std::uint32_t i = 0; i < vars; ++i) {
+    const std::uint32_t length = sink_.var_lengths()[i];
+    solver_->activate(first + i, sink_.links().subspan(link, length), weight_[first + i], var_class_[first + i]);
     link += length;
   }
   return f;
@@ -256,6 +269,8 @@ std::uint32_t FlowTransport::take_vars(std::uint32_t count) {
   var_flow_.resize(next_var_);
   var_class_.resize(next_var_);
   var_.resize(next_var_);
+  if (!bits_before_.empty()) bits_before_.resize(next_var_);
+  if (mixed_) mixed_->weights_moved(weight_);
   return first;
 }
 
@@ -543,7 +558,7 @@ void FlowTransport::switch_to_groups() {
   }
   total_gbps_ = 0;  // every active flow's rate is now its clock's
   Stopwatch clock;  // the rebuild's solve is the solver's time
-  solver_->regroup([this] { follow_groups(static_cast<FlowId>(flow_.size())); });
+  solver_->regroup([this] { follow_groups(static_cast<FlowId>(flow_.size())); }, weight_, var_class_);
   const double solve_s = clock.seconds();
   r_->solve_seconds += solve_s;
   if (options_.profile) r_->profile.solve_s += solve_s;

@@ -54,8 +54,8 @@ struct FlowTransportOptions {
   double batch_tolerance = 0;
   // The incremental solver (--rate-solver): over single variables or over bottleneck groups
   // (engine/maxmin/grouped_maxmin.hpp), the same rates up to rounding; or automatic: over variables,
-  // handed to groups once when group_switch decides (held paths without coupling only; manual/dynamic.md
-  // "Switching to groups").
+  // handed to groups once when group_switch decides (held or streamed, without coupling and with
+  // incremental; manual/dynamic.md "Switching to groups").
   maxmin::SolverKind solver = maxmin::SolverKind::variables;
   GroupSwitch::Settings group_switch;
   bool profile = false;  // time every batch's steps (TransportResult::profile; --profile)
@@ -162,6 +162,7 @@ class FlowTransport final : public Transport {
   bool mixed(FlowId f) const { return mixed_ && !clocked(f); }
   GroupClocks& clock_of(std::uint32_t v) { return clocks_[solver_->level_of(v)]; }
   void follow_groups(FlowId n);   // which flows the clocks follow, set in the solvers
+  void follow_flow(FlowId f);     // f's clock or mix marked in the solvers (before f's variables are active)
   // The earliest end over the levels' clocks and the mixes' (kNever: none), and whose clocks.
   double next_clocked_end(std::size_t& which);
   GroupClocks& clocks_at(std::size_t which) { return which < clocks_.size() ? clocks_[which] : mixed_->clocks(); }

@@ -48,6 +48,8 @@ class MixedClocks {
 
   // Variable v's groups will be followed here (before the solver activates it).
   void follow(std::uint32_t var);
+  // The variables' weights moved (streamed runs: the transport's array grew); the same values.
+  void weights_moved(std::span<const double> var_weight) { var_weight_ = var_weight; }
   // Transfer number t, of variables [first, end), starts now with `bits` left (its variables active,
   // their groups placed by the solver's update).
   void start(std::uint32_t t, std::uint32_t first, std::uint32_t end, double bits, double now);

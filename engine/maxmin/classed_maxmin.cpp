@@ -149,19 +149,24 @@ void ClassedMaxMin::activate(std::uint32_t var, std::span<const LinkId> links, d
     levels_[0]->activate(var, links, weight);
     return;
   }
-  policy_.rule(cls);  // throws for a class the policy lacks
-  if (var >= var_level_.size()) {
-    var_level_.resize(std::size_t{var} + 1, 0);
-    var_stamp_.resize(std::size_t{var} + 1, 0);
-  }
   if (active(var)) return;
-  var_level_[var] = class_level_[cls];
+  assign_class(var, cls);
   scratch_links_.assign(links.begin(), links.end());
   const std::uint32_t slot = capped_slot_[cls];
   if (slot != kNone)
     for (const LinkId l : links) scratch_links_.push_back(static_cast<LinkId>((slot + 1) * capacity_.size() + l));
   levels_[var_level_[var]]->activate(var, scratch_links_, weight);
   if (leftover_) leftover_->activate(var, links, weight);
+}
+
+void ClassedMaxMin::assign_class(std::uint32_t var, std::uint32_t cls) {
+  if (plain_) return;
+  policy_.rule(cls);  // throws for a class the policy lacks
+  if (var >= var_level_.size()) {
+    var_level_.resize(std::size_t{var} + 1, 0);
+    var_stamp_.resize(std::size_t{var} + 1, 0);
+  }
+  if (!active(var)) var_level_[var] = class_level_[cls];
 }
 
 void ClassedMaxMin::deactivate(std::uint32_t var) {
@@ -263,25 +268,42 @@ void ClassedMaxMin::solve_all() {
   }
 }
 
-void ClassedMaxMin::regroup(const std::function<void()>& follow) {
-  if (held_weight_.empty() && held_offsets_.empty())
-    throw std::logic_error("ClassedMaxMin::regroup: only with the paths held");
+void ClassedMaxMin::regroup(const std::function<void()>& follow, std::span<const double> weight,
+                            std::span<const std::uint32_t> var_class) {
   if (kind_ == SolverKind::groups) return;
-  const auto vars = static_cast<std::uint32_t>(held_weight_.size());
+  const bool held = !held_weight_.empty() || !held_offsets_.empty();
+  // The active variables; given at activation, with a copy of their physical links.
+  const std::size_t vars = held ? held_weight_.size() : weight.size();
   std::vector<std::uint32_t> active_vars;
-  for (std::uint32_t v = 0; v < vars; ++v)
-    if (active(v)) active_vars.push_back(v);
+  std::vector<std::uint64_t> offsets{0};
+  std::vector<LinkId> links;
+  for (std::uint32_t v = 0; v < vars; ++v) {
+    if (!active(v)) continue;
+    active_vars.push_back(v);
+    if (held) continue;
+    const std::span<const LinkId> own = this->links(v);
+    links.insert(links.end(), own.begin(), own.end());
+    offsets.push_back(links.size());
+  }
   retired_ = stats();
   kind_ = SolverKind::groups;
   levels_.clear();
   leftover_.reset();
   slot_cap_.clear();
   if (plain_)
-    levels_.push_back(make_solver(kind_, capacity_, held_offsets_, held_links_, held_weight_));
+    levels_.push_back(held ? make_solver(kind_, capacity_, held_offsets_, held_links_, held_weight_)
+                           : make_solver(kind_, capacity_));
   else
-    make_levels(policy_, capacity_, true, held_offsets_, held_links_, held_weight_);
+    make_levels(policy_, capacity_, held, held_offsets_, held_links_, held_weight_);
   follow();
-  for (const std::uint32_t v : active_vars) activate(v);
+  for (std::size_t i = 0; i < active_vars.size(); ++i) {
+    const std::uint32_t v = active_vars[i];
+    if (held)
+      activate(v);
+    else
+      activate(v, std::span<const LinkId>(links).subspan(offsets[i], offsets[i + 1] - offsets[i]), weight[v],
+               class_of(var_class, v));
+  }
   solve_all();  // (make_levels gave the capped classes' virtual links their caps of capacity_ now)
 }
 

@@ -737,6 +737,13 @@ FlowWorkload incast_and_pairs(const Network& net, std::uint64_t seed) {
   return w;
 }
 
+// Each class policy over three classes: alike, strict priority, guaranteed shares, caps and priorities.
+std::vector<ClassPolicy> every_policy() {
+  return {test::class_policy("np", {}, {}, 3), test::class_policy("fp", {}, {}, 3),
+          test::class_policy("ba", {0.5, 0.3, 0.2}, {}, 3),
+          test::class_policy("qos", {0.3, 1.0, 0.5}, {0, 1, 1}, 3)};
+}
+
 // Two runs of one workload agree up to rounding: states, transfer ends, link bytes and the series.
 void check_same_run(const Network& net, const FlowWorkload& w, const TransportResult& a, const TransportResult& b) {
   for (FlowId f = 0; f < w.size(); ++f) {
@@ -759,9 +766,7 @@ TEST_CASE("dynamic: the solver over bottleneck groups gives the variable solver'
   auto t = test::build_topology("fattree:k=4,n=3");
   const Network& net = t->network();
   const FlowWorkload w = incast_and_pairs(net, 11);
-  for (const ClassPolicy& policy :
-       {test::class_policy("np", {}, {}, 3), test::class_policy("fp", {}, {}, 3),
-        test::class_policy("ba", {0.5, 0.3, 0.2}, {}, 3), test::class_policy("qos", {0.3, 1.0, 0.5}, {0, 1, 1}, 3)}) {
+  for (const ClassPolicy& policy : every_policy()) {
     for (const char* routing : {"dmodk", "ecmp"}) {
       CAPTURE(policy.name);
       CAPTURE(routing);
@@ -833,22 +838,78 @@ TEST_CASE("dynamic: the default switching rule hands an incast to groups and lea
   const TransportResult variables = test::run_flows(net, *r, incast, o);
   for (FlowId f = 0; f < incast.size(); ++f)
     REQUIRE(grouped.transfer_end_s[f] == approx(variables.transfer_end_s[f]).epsilon(1e-9));
-  // Streamed (open-loop, flows routed as they start) and with --full-resolve, never: the rule's
-  // window is met at once and the run stays over variables.
+  // Streamed (open-loop, flows routed as they start), the same rule; with --full-resolve, never: the
+  // rule's window is met at once and the run stays over variables.
   o.solver = maxmin::SolverKind::automatic;
+  FlowWorkload staggered = incast;  // (flows that all start at once are held, not streamed)
+  staggered.start_s.back() = 1e-6;
+  o.stream = true;
+  flow::FlowTransport streamed(net, *r, o);
+  const TransportResult streamed_run = drivers::run_flows(net, streamed, staggered);
+  CHECK(streamed.streamed());
+  CHECK(streamed_run.groups_from_batch == 64);
+  CHECK(streamed_run.group_clocked > 500);
+  o.stream = false;
+  o.incremental = false;  // --full-resolve
   o.group_switch = flow::GroupSwitch::Settings{1, 0, 0};
-  for (const bool stream : {true, false}) {
-    CAPTURE(stream);
-    o.stream = stream;
-    o.incremental = stream;  // held: --full-resolve
-    flow::FlowTransport transport(net, *r, o);
-    const TransportResult run = drivers::run_flows(net, transport, incast);
-    CHECK(transport.streamed() == stream);
-    CHECK(run.groups_from_s < 0);
-    CHECK(run.group_clocked + run.mix_clocked == 0);
-    for (FlowId f = 0; f < incast.size(); ++f)
-      REQUIRE(run.transfer_end_s[f] == approx(variables.transfer_end_s[f]).epsilon(1e-9));
-  }
+  const TransportResult full = test::run_flows(net, *r, incast, o);
+  CHECK(full.groups_from_s < 0);
+  CHECK(full.group_clocked + full.mix_clocked == 0);
+  for (FlowId f = 0; f < incast.size(); ++f)
+    REQUIRE(full.transfer_end_s[f] == approx(variables.transfer_end_s[f]).epsilon(1e-9));
+}
+
+TEST_CASE("dynamic: a streamed run over bottleneck groups or handed to them midway gives the variable solver's ends") {
+  // Open-loop flows routed as they start (slots and variable numbers used again): over groups from the
+  // start, and switched after k batches, every transfer follows its group's or mix's clock; the ends,
+  // link bytes and series equal those of the variable solver over held paths, under every class policy
+  // and over multiple paths (updown, a per-flow routing: ecmp routes flows together and is held).
+  auto t = test::build_topology("fattree:k=4,n=3");
+  // Every 7th link at a third of its capacity: a flow's paths then run at different levels, so what
+  // each path carried (the links' bytes) depends on per-path accounting, not only on the flow's total.
+  for (LinkId l = 0; l < t->network().num_links(); l += 7)
+    t->network().set_capacity(l, t->network().capacity_gbps(l) / 3);
+  const Network& net = t->network();
+  const FlowWorkload w = incast_and_pairs(net, 23);
+  for (const ClassPolicy& policy : every_policy())
+    for (const char* routing : {"dmodk", "updown"}) {
+      CAPTURE(policy.name);
+      CAPTURE(routing);
+      auto r = test::build_routing(routing, *t);
+      flow::FlowTransportOptions o;
+      o.policy = policy;
+      const TransportResult variables = test::run_flows(net, *r, w, o);
+      REQUIRE(variables.batches > 300);
+      o.stream = true;
+      o.verify = true;
+      const auto streamed_run = [&] {
+        flow::FlowTransport transport(net, *r, o);
+        const TransportResult run = drivers::run_flows(net, transport, w);
+        REQUIRE(transport.streamed());
+        CHECK(transport.slots() < w.size());  // slots were used again
+        CHECK(run.max_verify_error <= 1e-6);
+        CHECK(run.batches == variables.batches);
+        check_same_run(net, w, run, variables);
+        return run;
+      };
+      o.solver = maxmin::SolverKind::groups;
+      const TransportResult groups = streamed_run();
+      std::uint64_t transferring = 0;
+      for (FlowId f = 0; f < w.size(); ++f) transferring += w.flows.src[f] != w.flows.dst[f];
+      CHECK(groups.group_clocked + groups.mix_clocked == transferring);
+      const bool capped = std::string(policy.name) == "ba" || std::string(policy.name) == "qos";
+      if (capped) CHECK(groups.group_clocked == 0);
+      if (!capped && std::string(routing) == "dmodk") CHECK(groups.mix_clocked == 0);
+      if (std::string(routing) == "updown") CHECK(groups.mix_clocked > 100);
+      o.solver = maxmin::SolverKind::automatic;
+      for (const std::uint32_t k : {1u, 37u, 300u}) {
+        CAPTURE(k);
+        o.group_switch = flow::GroupSwitch::Settings{k, 0, 0};
+        const TransportResult switched = streamed_run();
+        CHECK(switched.groups_from_batch == k);
+        CHECK(switched.group_clocked + switched.mix_clocked > 0);
+      }
+    }
 }
 
 TEST_CASE("dynamic: a run handed to bottleneck groups midway gives the variable solver's transfer ends") {
@@ -858,9 +919,7 @@ TEST_CASE("dynamic: a run handed to bottleneck groups midway gives the variable 
   auto t = test::build_topology("fattree:k=4,n=3");
   const Network& net = t->network();
   const FlowWorkload w = incast_and_pairs(net, 17);
-  for (const ClassPolicy& policy :
-       {test::class_policy("np", {}, {}, 3), test::class_policy("fp", {}, {}, 3),
-        test::class_policy("ba", {0.5, 0.3, 0.2}, {}, 3), test::class_policy("qos", {0.3, 1.0, 0.5}, {0, 1, 1}, 3)})
+  for (const ClassPolicy& policy : every_policy())
     for (const char* routing : {"dmodk", "ecmp"})
       for (const bool fifo : {false, true}) {  // with NIC FIFOs, some messages wait in queues at the switch
         CAPTURE(policy.name);
