@@ -66,6 +66,17 @@ void toggle_some(Rng& rng, Solver& solver, std::vector<std::uint8_t>& on) {
   }
 }
 
+// A classed solver fed the problem's links, weights and classes at activation (as a streamed run feeds it).
+struct GivenLinks {
+  ClassedMaxMin& solver;
+  const RandomProblem& p;
+  void activate(std::uint32_t v) {
+    solver.activate(v, std::span<const LinkId>(p.links).subspan(p.offsets[v], p.offsets[v + 1] - p.offsets[v]),
+                    p.weight[v], p.var_class.empty() ? 0 : p.var_class[v]);
+  }
+  void deactivate(std::uint32_t v) { solver.deactivate(v); }
+};
+
 // The solver's rates equal a solve from scratch of the active variables; inactive ones have rate 0.
 template <class Solver>
 void check_against_scratch(const Solver& solver, const RandomProblem& p,
@@ -175,7 +186,9 @@ TEST_CASE("classed max-min: every update equals the policy solved from scratch l
 TEST_CASE("classed max-min: a run regrouped midway keeps its rates and then equals the policy solved from scratch") {
   // --rate-solver auto (engine/flow/group_switch.hpp): the level solvers over variables are replaced by
   // solvers over groups holding the same active variables; the rates stand, and the updates after it
-  // stay exact, with some variables followed by clocks (left out of changed()).
+  // stay exact, with some variables followed by clocks (left out of changed()). Every third seed gives
+  // the links at activation (streamed runs): the rebuild then copies them, with the given weights and
+  // classes.
   const std::vector<ClassPolicy> policies = policies_of_three_classes();
   for (std::uint64_t seed = 1; seed <= 300; ++seed) {
     const ClassPolicy& policy = policies[seed % policies.size()];
@@ -184,7 +197,11 @@ TEST_CASE("classed max-min: a run regrouped midway keeps its rates and then equa
     Rng rng(seed * 104729);
     const auto num_links = 3 + static_cast<std::uint32_t>(seed % 8);
     RandomProblem p(rng, num_links, 6 + static_cast<std::uint32_t>(seed % 25), seed % 4 == 0);
-    ClassedMaxMin solver(policy, p.capacity, p.offsets, p.links, p.weight, p.var_class, SolverKind::automatic);
+    const bool given = seed % 3 == 0;
+    ClassedMaxMin held(policy, p.capacity, p.offsets, p.links, p.weight, p.var_class, SolverKind::automatic);
+    ClassedMaxMin unheld(policy, p.capacity, SolverKind::automatic);
+    ClassedMaxMin& solver = given ? unheld : held;
+    GivenLinks given_links{solver, p};
     std::vector<std::uint8_t> on(p.weight.size(), 0), followed(p.weight.size(), 0);
     const int regroup_at = 1 + static_cast<int>(seed % 12);
     for (int step = 0; step < 25; ++step) {
@@ -194,15 +211,20 @@ TEST_CASE("classed max-min: a run regrouped midway keeps its rates and then equa
         std::vector<double> before(on.size());
         for (std::uint32_t v = 0; v < on.size(); ++v) before[v] = solver.rate(v);
         const IncrementalStats stats = solver.stats();
-        solver.regroup([&] {
+        const auto follow = [&] {
           REQUIRE(solver.grouped_levels() > 0);
           for (std::uint32_t v = 0; v < on.size(); ++v)
             if (rng.below(2) == 0) {
               followed[v] = 1;
+              if (given) solver.assign_class(v, p.var_class.empty() ? 0 : p.var_class[v]);
               solver.grouped(solver.level_of(v))->set_followed(v, true);
               if (solver.grouped_leftover() != nullptr) solver.grouped_leftover()->set_followed(v, true);
             }
-        });
+        };
+        if (given)
+          solver.regroup(follow, p.weight, p.var_class);
+        else
+          solver.regroup(follow);
         // The statistics carry on: the rebuild's solve on top of everything before it.
         CHECK(solver.stats().updates == stats.updates + 1);
         CHECK(solver.stats().rounds >= stats.rounds + (std::count(on.begin(), on.end(), 1) > 0 ? 1 : 0));
@@ -220,7 +242,10 @@ TEST_CASE("classed max-min: a run regrouped midway keeps its rates and then equa
         p.capacity[l] = static_cast<double>(1 + rng.below(6));
         solver.set_capacity(l, p.capacity[l]);
       }
-      toggle_some(rng, solver, on);
+      if (given)
+        toggle_some(rng, given_links, on);
+      else
+        toggle_some(rng, solver, on);
       solver.update();
       if (step >= regroup_at)
         for (const std::uint32_t v : solver.changed()) REQUIRE(followed[v] == 0);
