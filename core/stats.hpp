@@ -1,6 +1,7 @@
 #pragma once
 // Summary statistics of a sample, computed in a fixed order (thread-count independent).
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -33,6 +34,25 @@ class SummaryBuilder {
  private:
   Summary s_;
   double sum_sq_ = 0;
+};
+
+// A running total of many additions and subtractions (the total rate of the flows in transfer as
+// they come, go and change rate), with Neumaier's compensation (Neumaier 1974): each addition's
+// rounding error is kept apart and added back, so the total stays within a few units in the last
+// place of the exact sum of its terms instead of drifting with their number (a plain running total
+// of the rates of an 80,000-batch run read 100.000003 Gbit/s on a 100 Gbit/s link).
+class RunningSum {
+ public:
+  void add(double x) {
+    const double t = sum_ + x;
+    lost_ += std::abs(sum_) >= std::abs(x) ? (sum_ - t) + x : (x - t) + sum_;
+    sum_ = t;
+  }
+  double value() const { return sum_ + lost_; }
+  void reset() { sum_ = lost_ = 0; }
+
+ private:
+  double sum_ = 0, lost_ = 0;
 };
 
 // A value and how many times it occurs in a sample.

@@ -405,7 +405,7 @@ void FlowTransport::end_transfer(FlowId f, double due) {
     r.finish_s[m] = now_ + r.latency_s[m];
     if (messages_->delivery_awaited(m)) deliveries_.push({r.finish_s[m], m});
   }
-  total_gbps_ -= flow_[f].rate;
+  total_gbps_.add(-flow_[f].rate);
   --active_flows_;
   if (mix_started) mixed_->finish(f, now_, messages_->bytes[m] * 8 - bits_before_flow(f));
   for (std::uint32_t v = first_var(f); v < end_var(f); ++v) {
@@ -451,7 +451,7 @@ void FlowTransport::end_batch() {
   double clocked_gbps = 0;
   for (const GroupClocks& c : clocks_) clocked_gbps += c.gbps();
   if (mixed_) clocked_gbps += mixed_->clocks().gbps();
-  segments_.push_back({now_, std::max(0.0, total_gbps_ + clocked_gbps)});
+  segments_.push_back({now_, std::max(0.0, total_gbps_.value() + clocked_gbps)});
   segment_active_.push_back(active_flows_);
   if (options_.verify) verify();
 }
@@ -485,7 +485,7 @@ void FlowTransport::update_rates() {
     settle_flow(f);
     double rate = 0;
     for (std::uint32_t v = first_var(f); v < end_var(f); ++v) rate += var_[v].rate;
-    total_gbps_ += rate - flow_[f].rate;
+    total_gbps_.add(rate - flow_[f].rate);
     flow_[f].rate = rate;
     if (!options_.profile) rekey_end(f);
   }
@@ -556,7 +556,7 @@ void FlowTransport::switch_to_groups() {
     }
     clock_starts_.push_back(f);
   }
-  total_gbps_ = 0;  // every active flow's rate is now its clock's
+  total_gbps_.reset();  // every active flow's rate is now its clock's
   Stopwatch clock;  // the rebuild's solve is the solver's time
   solver_->regroup([this] { follow_groups(static_cast<FlowId>(flow_.size())); }, weight_, var_class_);
   const double solve_s = clock.seconds();

@@ -24,6 +24,7 @@
 #include "core/network.hpp"
 #include "core/progress.hpp"
 #include "core/routing.hpp"
+#include "core/stats.hpp"
 #include "core/system.hpp"
 #include "core/transport.hpp"
 #include "engine/flow/group_clocks.hpp"
@@ -251,7 +252,8 @@ class FlowTransport final : public Transport {
   std::uint64_t live_links_ = 0, live_vars_ = 0;  // of the flows in transfer (--max-path-memory applies to them)
   PathSink sink_;
   Stopwatch solve_clock_, run_clock_;
-  double total_gbps_ = 0, now_ = 0;
+  RunningSum total_gbps_;  // of the flows followed one by one (not by clocks)
+  double now_ = 0;
   std::uint32_t active_flows_ = 0, stamp_ = 0;
   bool changed_ = false;  // flows started or ended since the last re-sharing
 };

@@ -60,7 +60,7 @@ void GroupClocks::join(std::uint32_t var, std::uint32_t g, double bits, double w
   group_of_[var] = g;
   weight_[var] = weight;
   G.weight += weight;
-  if (std::isfinite(G.level)) gbps_ += weight * G.level;
+  if (std::isfinite(G.level)) gbps_.add(weight * G.level);
   ++members_;
   G.heap.push_back({G.clock + bits / (weight * 1e9), var});
   pos_[var] = static_cast<std::uint32_t>(G.heap.size() - 1);
@@ -90,8 +90,8 @@ double GroupClocks::leave(std::uint32_t var, double now) {
   }
   group_of_[var] = kNone;
   G.weight = G.heap.empty() ? 0.0 : G.weight - weight_[var];
-  if (std::isfinite(G.level)) gbps_ -= weight_[var] * G.level;
-  if (--members_ == 0) gbps_ = 0;
+  if (std::isfinite(G.level)) gbps_.add(-weight_[var] * G.level);
+  if (--members_ == 0) gbps_.reset();
   rekey(g, now);
   return bits;
 }
@@ -104,9 +104,9 @@ void GroupClocks::set_level(std::uint32_t g, double level, double now) {
     return;
   }
   settle(g, now);
-  if (std::isfinite(G.level)) gbps_ -= G.weight * G.level;
+  if (std::isfinite(G.level)) gbps_.add(-G.weight * G.level);
   G.level = level;
-  if (std::isfinite(G.level)) gbps_ += G.weight * G.level;
+  if (std::isfinite(G.level)) gbps_.add(G.weight * G.level);
   rekey(g, now);
 }
 

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "core/indexed_heap.hpp"
+#include "core/stats.hpp"
 
 namespace interflow::flow {
 
@@ -43,7 +44,7 @@ class GroupClocks {
   // The next transfer end over all groups: when (kNever: none) and whose.
   double next_time();
   std::uint32_t next_var();
-  double gbps() const { return members_ == 0 ? 0.0 : gbps_; }  // the members' total rate, Gbit/s
+  double gbps() const { return members_ == 0 ? 0.0 : gbps_.value(); }  // the members' total rate, Gbit/s
   std::uint32_t members() const { return members_; }
 
  private:
@@ -69,7 +70,7 @@ class GroupClocks {
   std::vector<std::uint32_t> group_of_, pos_;  // per member: its group, its place in the group's heap
   std::vector<double> weight_;
   IndexedMinHeap ends_;  // per group with a member due: when its next member ends
-  double gbps_ = 0;
+  RunningSum gbps_;
   std::uint32_t members_ = 0;
 };
 

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "core/stats.hpp"
@@ -49,6 +50,38 @@ TEST_CASE("stats: the 95 % confidence interval of a mean") {
   CHECK(single.ci95 == 0);
   const std::vector<double> same = {1, 1, 1};
   CHECK(mean_ci95(same).ci95 == 0);
+}
+
+TEST_CASE("stats: a running sum of rates that come and go stays at the exact total") {
+  // Rates of flows joining and leaving, as the flow transport's total: 200,000 flows at rates that are
+  // not binary fractions, each added, changed once and taken off in another order; the exact total is
+  // then 0, and with a few flows left, their exact sum. A plain running total drifts (checked, so that
+  // the test shows what the compensation is for).
+  std::vector<double> rate(200'000), changed(rate.size());
+  for (std::size_t i = 0; i < rate.size(); ++i) {
+    rate[i] = 100.0 / static_cast<double>(3 + i % 97);
+    changed[i] = rate[i] * 1.1 + 1e-3 * static_cast<double>(i % 7);
+  }
+  RunningSum total;
+  double plain = 0;
+  for (std::size_t i = 0; i < rate.size(); ++i) {
+    total.add(rate[i]);
+    plain += rate[i];
+  }
+  for (std::size_t i = 0; i < rate.size(); ++i) {
+    total.add(changed[i] - rate[i]);
+    plain += changed[i] - rate[i];
+  }
+  for (std::size_t k = 0; k < rate.size() - 3; ++k) {  // all but the last three, from the middle out
+    const std::size_t i = (k * 7919) % (rate.size() - 3);
+    total.add(-changed[i]);
+    plain -= changed[i];
+  }
+  const double left = changed[rate.size() - 3] + changed[rate.size() - 2] + changed[rate.size() - 1];
+  CHECK(std::abs(total.value() - left) <= 4 * std::numeric_limits<double>::epsilon() * left);
+  CHECK(std::abs(plain - left) > 1e3 * std::numeric_limits<double>::epsilon() * left);
+  total.reset();
+  CHECK(total.value() == 0.0);
 }
 
 TEST_CASE("suggest: the nearest valid name or none") {
