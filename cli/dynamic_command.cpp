@@ -74,7 +74,7 @@ void add_engine_options(OptionTable& t, DynamicConfig& c) {
   t.text("--rate-solver", c.rate_solver,
          "flow level: the incremental max-min solver, variables (one rate per flow path), groups (the paths "
          "a bottleneck holds at one level share it: far faster in incasts; same rates up to rounding; "
-         "manual/dynamic.md \"Bottleneck groups\") or auto (variables, handed to groups once the batches "
+         "manual/dynamic.md \"Bottleneck groups\") or auto (variables, handed to groups while the batches "
          "show many flows changing at few levels; manual/dynamic.md \"Switching to groups\")");
   t.flag("--full-resolve", c.full_resolve,
          "re-solve every active flow at every event batch instead of only those whose rates can change (same "

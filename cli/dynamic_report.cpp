@@ -69,6 +69,8 @@ Json simulation_json(const TransportResult& r) {
   return {{"rate_solver", r.rate_solver.empty() ? Json(nullptr) : Json(r.rate_solver)},
           {"groups_from_s", switched ? Json(r.groups_from_s) : Json(nullptr)},
           {"groups_from_batch", switched ? Json(r.groups_from_batch) : Json(nullptr)},
+          {"solver_switches", r.solver_switches},
+          {"batches_over_groups", r.batches_over_groups},
           {"group_clocked_transfers", r.group_clocked},
           {"mix_clocked_transfers", r.mix_clocked},
           {"batches", r.batches},
@@ -264,9 +266,14 @@ void print_dynamic_summary(const DynamicRun& run, const RunHeader& header, std::
       << (r.simulate_seconds > 0 ? 100 * r.solve_seconds / r.simulate_seconds : 0.0) << " % of the simulation)\n";
   out.unsetf(std::ios::fixed);
   out << std::setprecision(6);
-  if (r.groups_from_s >= 0)
+  if (r.groups_from_s >= 0) {
     row("rate solver") << "auto: over bottleneck groups from batch " << r.groups_from_batch << " (t = " << r.groups_from_s
-                       << " s)\n";
+                       << " s)";
+    if (r.solver_switches > 1)
+      out << "; " << r.solver_switches << " switches in all, to groups and back, " << r.batches_over_groups << " of "
+          << r.batches << " batches over groups";
+    out << "\n";
+  }
   if (r.spread_solves > 0)
     row("solved whole") << r.spread_solves
                         << " updates re-solved every active flow (path weights more than 2^30 apart)\n";

@@ -103,9 +103,13 @@ struct TransportResult {
   // (engine/maxmin/incremental_maxmin.hpp).
   std::uint64_t spread_solves = 0;
   std::string rate_solver;  // flow transport: the incremental solver's kind (variables, groups, auto)
-  // --rate-solver auto: the time and batch at which the run moved to groups (negative: it did not).
+  // --rate-solver auto: the time and batch at which the run first moved to groups (negative: it did
+  // not); how many times it changed solver (to groups and back), and the batches solved over groups
+  // (every batch under `groups`).
   double groups_from_s = -1;
   std::uint64_t groups_from_batch = 0;
+  std::uint32_t solver_switches = 0;
+  std::uint64_t batches_over_groups = 0;
   // Over groups: transfers followed by their group's clock, and by a mix's (multipath or capped).
   std::uint64_t group_clocked = 0, mix_clocked = 0;
   double route_seconds = 0, simulate_seconds = 0, solve_seconds = 0;

@@ -447,7 +447,8 @@ void FlowTransport::end_batch() {
   } else {
     update_rates();
   }
-  if (switch_) consider_groups();
+  if (solver_->grouped_levels() > 0) ++r_->batches_over_groups;
+  if (switch_) consider_switch();
   double clocked_gbps = 0;
   for (const GroupClocks& c : clocks_) clocked_gbps += c.gbps();
   if (mixed_) clocked_gbps += mixed_->clocks().gbps();
@@ -523,17 +524,50 @@ void FlowTransport::update_clocks() {
   clock_starts_.clear();
 }
 
-void FlowTransport::consider_groups() {
-  const std::vector<std::uint32_t>& changed = solver_->changed();
-  level_scratch_.clear();
-  std::uint64_t levels = 0;
-  if (switch_->wants_levels(changed.size())) {
-    const std::uint64_t stride = GroupSwitch::stride(changed.size());
-    for (std::size_t i = 0; i < changed.size(); i += stride)
-      level_scratch_.push_back(solver_->rate(changed[i]) / weight_[changed[i]]);
-    levels = GroupSwitch::distinct(level_scratch_);
+void FlowTransport::consider_switch() {
+  std::uint64_t changed = 0, sampled = 0, levels = 0;
+  if (switch_->towards() == GroupSwitch::Towards::groups) {
+    count_levels_over_variables(changed, sampled, levels);
+  } else {
+    count_levels_over_groups(changed, levels);
+    sampled = changed;
   }
-  if (switch_->observe(changed.size(), level_scratch_.size(), levels)) switch_to_groups();
+  if (!switch_->observe(changed, sampled, levels)) return;
+  ++r_->solver_switches;
+  if (switch_->towards() == GroupSwitch::Towards::groups) {
+    switch_.emplace(options_.back_switch, GroupSwitch::Towards::variables);
+    switch_to_groups();
+  } else {
+    switch_.emplace(options_.group_switch, GroupSwitch::Towards::groups);
+    switch_to_variables();
+  }
+}
+
+// Over variables: the changed variables, and the distinct levels of a sample of them.
+void FlowTransport::count_levels_over_variables(std::uint64_t& changed, std::uint64_t& sampled,
+                                                std::uint64_t& levels) {
+  const std::vector<std::uint32_t>& list = solver_->changed();
+  changed = list.size();
+  level_scratch_.clear();
+  if (!switch_->wants_levels(changed)) return;
+  const std::uint64_t stride = GroupSwitch::stride(changed);
+  for (std::size_t i = 0; i < list.size(); i += stride)
+    level_scratch_.push_back(solver_->rate(list[i]) / weight_[list[i]]);
+  sampled = level_scratch_.size();
+  levels = GroupSwitch::distinct(level_scratch_);
+}
+
+// Over groups, exactly: the members of the groups whose level changed, and those groups, in every
+// level solver and the leftover.
+void FlowTransport::count_levels_over_groups(std::uint64_t& changed, std::uint64_t& levels) const {
+  const auto count = [&](const maxmin::GroupedMaxMin& g) {
+    for (const std::uint32_t group : g.level_changed()) {
+      changed += g.group_size(group);
+      ++levels;
+    }
+  };
+  for (std::size_t k = 0; k < solver_->grouped_levels(); ++k) count(*solver_->grouped(k));
+  if (solver_->grouped_leftover() != nullptr) count(*solver_->grouped_leftover());
 }
 
 // At the end of a batch, its rates in place: what each active flow and path sent is settled and the
@@ -542,9 +576,10 @@ void FlowTransport::consider_groups() {
 // the bits it has left, as a flow starting now would (update_clocks). A mixed flow's paths keep what
 // they carried before in bits_before_, to which the mix adds what they carry after.
 void FlowTransport::switch_to_groups() {
-  switch_.reset();
-  r_->groups_from_s = now_;
-  r_->groups_from_batch = r_->batches;
+  if (r_->groups_from_s < 0) {
+    r_->groups_from_s = now_;
+    r_->groups_from_batch = r_->batches;
+  }
   for (FlowId f = 0; f < flow_.size(); ++f) {
     if (flow_[f].phase != Phase::Active) continue;
     settle_flow(f);
@@ -557,16 +592,62 @@ void FlowTransport::switch_to_groups() {
     clock_starts_.push_back(f);
   }
   total_gbps_.reset();  // every active flow's rate is now its clock's
-  Stopwatch clock;  // the rebuild's solve is the solver's time
-  solver_->regroup([this] { follow_groups(static_cast<FlowId>(flow_.size())); }, weight_, var_class_);
-  const double solve_s = clock.seconds();
-  r_->solve_seconds += solve_s;
-  if (options_.profile) r_->profile.solve_s += solve_s;
+  Stopwatch clock;      // the rebuild's solve is the solver's time
+  solver_->regroup(
+      maxmin::SolverKind::groups, [this] { follow_groups(static_cast<FlowId>(flow_.size())); }, weight_,
+      var_class_);
+  count_rebuild(clock.seconds());
   if (mixed_) {
     bits_before_.resize(var_.size());
     for (std::size_t v = 0; v < var_.size(); ++v) bits_before_[v] = var_[v].bits;
   }
   update_clocks();
+}
+
+// At the end of a batch, its rates in place (each flow's clock settled to now): each active flow takes
+// the bits its clock has left and each path what it carried (as a flow's end would give them), the
+// clocks are let go, the solver over variables starts from an exact solve of the same active
+// variables, and every flow's rate and end are its own again (update_rates, from rate 0).
+void FlowTransport::switch_to_variables() {
+  for (FlowId f = 0; f < flow_.size(); ++f) {
+    if (flow_[f].phase != Phase::Active) continue;
+    const double total = messages_->bytes[message_of(f)] * 8;
+    double left = 0;
+    if (clocked(f)) {
+      const std::uint32_t v = first_var(f);
+      left = clock_of(v).leave(v, now_);
+      var_[v].bits = total - left;
+    } else if (mixed(f) && mixed_->started(f)) {
+      left = mixed_->finish(f, now_, total - bits_before_flow(f));
+      for (std::uint32_t v = first_var(f); v < end_var(f); ++v) var_[v].bits = bits_before(v) + mixed_->bits(v);
+    } else {
+      throw std::logic_error("FlowTransport: a flow in transfer over groups follows no clock");
+    }
+    for (std::uint32_t v = first_var(f); v < end_var(f); ++v) {
+      var_[v].rate = 0;
+      var_[v].last = now_;
+    }
+    flow_[f].remaining_bits = left;
+    flow_[f].rate = 0;
+    flow_[f].last = now_;
+  }
+  grouped_.clear();
+  clocks_.clear();
+  mixed_.reset();
+  bits_before_.clear();
+  total_gbps_.reset();
+  Stopwatch clock;
+  solver_->regroup(maxmin::SolverKind::variables, [] {}, weight_, var_class_);
+  count_rebuild(clock.seconds());
+  if (options_.profile)
+    profile_rates();
+  else
+    update_rates();
+}
+
+void FlowTransport::count_rebuild(double solve_s) {
+  r_->solve_seconds += solve_s;
+  if (options_.profile) r_->profile.solve_s += solve_s;
 }
 
 double FlowTransport::bits_before_flow(FlowId f) const {

@@ -55,10 +55,10 @@ struct FlowTransportOptions {
   double batch_tolerance = 0;
   // The incremental solver (--rate-solver): over single variables or over bottleneck groups
   // (engine/maxmin/grouped_maxmin.hpp), the same rates up to rounding; or automatic: over variables,
-  // handed to groups once when group_switch decides (held or streamed, without coupling and with
-  // incremental; manual/dynamic.md "Switching to groups").
+  // handed to groups when group_switch decides and back to variables when back_switch does (held or
+  // streamed, without coupling and with incremental; manual/dynamic.md "Switching to groups").
   maxmin::SolverKind solver = maxmin::SolverKind::variables;
-  GroupSwitch::Settings group_switch;
+  GroupSwitch::Settings group_switch, back_switch;
   bool profile = false;  // time every batch's steps (TransportResult::profile; --profile)
   // Route each message when it starts and keep the state of the messages in transfer only, in slots
   // used again once their transfer ends: memory follows the flows in flight, not the flows of the run
@@ -168,11 +168,17 @@ class FlowTransport final : public Transport {
   double next_clocked_end(std::size_t& which);
   GroupClocks& clocks_at(std::size_t which) { return which < clocks_.size() ? clocks_[which] : mixed_->clocks(); }
   void update_clocks();              // the followed variables that changed group, the groups' levels, starts
-  // --rate-solver auto: the batch's changed variables and levels to the rule; on its word, the switch.
-  void consider_groups();
+  // --rate-solver auto: the batch's changed rates and levels to the rule; on its word, the switch.
+  void consider_switch();
+  void count_levels_over_variables(std::uint64_t& changed, std::uint64_t& sampled, std::uint64_t& levels);
+  void count_levels_over_groups(std::uint64_t& changed, std::uint64_t& levels) const;
   // Every active flow's bits settled at its rate, the solver regrouped (an exact solve), every active
   // flow handed to its group's or mix's clock with the bits it has left.
   void switch_to_groups();
+  // The reverse: every active flow leaves its clock with the bits it has left (its paths with what they
+  // carried), the solver rebuilt over variables (an exact solve), every flow's rate its own again.
+  void switch_to_variables();
+  void count_rebuild(double solve_s);  // a rebuild's solve in the solver's time
   // A mixed flow's variables: the bits they carried before the switch (0 for flows started over groups).
   double bits_before(std::uint32_t v) const { return bits_before_.empty() ? 0.0 : bits_before_[v]; }
   double bits_before_flow(FlowId f) const;
@@ -198,7 +204,7 @@ class FlowTransport final : public Transport {
   std::vector<GroupClocks> clocks_;
   std::unique_ptr<MixedClocks> mixed_;  // null: no flow is mixed
   std::vector<FlowId> clock_starts_;    // clocked and mixed flows started since the last batch
-  std::optional<GroupSwitch> switch_;   // --rate-solver auto, not switched yet
+  std::optional<GroupSwitch> switch_;   // --rate-solver auto: the rule, towards the other solver
   std::vector<double> level_scratch_;   // the levels of a batch's sample of changed variables (switch_)
   std::vector<double> bits_before_;     // per variable, after a switch with mixes: bits carried before
   // Hybrid coupling: per flow its cap link (kNone: not coupled), and the solver's own link lists (the

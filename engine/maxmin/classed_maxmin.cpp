@@ -268,9 +268,10 @@ void ClassedMaxMin::solve_all() {
   }
 }
 
-void ClassedMaxMin::regroup(const std::function<void()>& follow, std::span<const double> weight,
+void ClassedMaxMin::regroup(SolverKind to, const std::function<void()>& follow, std::span<const double> weight,
                             std::span<const std::uint32_t> var_class) {
-  if (kind_ == SolverKind::groups) return;
+  if (to == SolverKind::automatic) throw std::logic_error("ClassedMaxMin::regroup: to variables or groups");
+  if (kind_ == to) return;
   const bool held = !held_weight_.empty() || !held_offsets_.empty();
   // The active variables; given at activation, with a copy of their physical links.
   const std::size_t vars = held ? held_weight_.size() : weight.size();
@@ -286,7 +287,7 @@ void ClassedMaxMin::regroup(const std::function<void()>& follow, std::span<const
     offsets.push_back(links.size());
   }
   retired_ = stats();
-  kind_ = SolverKind::groups;
+  kind_ = to;
   levels_.clear();
   leftover_.reset();
   slot_cap_.clear();

@@ -47,16 +47,19 @@ class ClassedMaxMin {
   // that the clocks following it can be marked first (GroupedMaxMin::set_followed). Throws InputError
   // for a class the policy lacks. activate() assigns it too.
   void assign_class(std::uint32_t var, std::uint32_t cls);
-  // Over variables: hands the run to bottleneck groups (--rate-solver auto; manual/dynamic.md
-  // "Switching to groups"). New level solvers (and leftover) over groups replace the old ones and take
-  // the same active variables, solved from scratch: the same max-min rates up to rounding, as any two
-  // exact solves. `follow` runs once the new solvers exist and before the variables enter them (a
-  // variable's clock is marked before it is activated: GroupedMaxMin::set_followed). The statistics
-  // carry on; changed() then lists the variables no clock follows. With links given at activation, the
-  // variables keep their links and take `weight` and `var_class` (by variable number, as given to
-  // activate(); var_class may be empty under a policy without classes).
-  void regroup(const std::function<void()>& follow, std::span<const double> weight = {},
+  // Hands the run to the solvers of kind `to` (--rate-solver auto; manual/dynamic.md "Switching to
+  // groups"): over groups when its batches show an incast, back over single variables when they no
+  // longer do. New level solvers (and leftover) of that kind replace the old ones and take the same
+  // active variables, solved from scratch: the same max-min rates up to rounding, as any two exact
+  // solves. `follow` runs once the new solvers exist and before the variables enter them (over
+  // groups, a variable's clock is marked before it is activated: GroupedMaxMin::set_followed). The
+  // statistics carry on; changed() then lists the variables no clock follows (over variables, every
+  // active one). With links given at activation, the variables keep their links and take `weight`
+  // and `var_class` (by variable number, as given to activate(); var_class may be empty under a
+  // policy without classes). Nothing happens when the solvers are of that kind already.
+  void regroup(SolverKind to, const std::function<void()>& follow, std::span<const double> weight = {},
                std::span<const std::uint32_t> var_class = {});
+  SolverKind kind() const { return kind_; }
 
   double rate(std::uint32_t var) const;
   // The physical links of an active variable (with the constructor's paths, of any variable).

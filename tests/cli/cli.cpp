@@ -548,10 +548,14 @@ TEST_CASE("cli: dynamic and schedule run applications traces and jobs on the pac
     // The solver over bottleneck groups: named in the summary and config.toml, the same makespan.
     const Json grouped = poisson_run("dynamic-rate-solver", "--rate-solver groups");
     CHECK(grouped["simulation"]["rate_solver"] == "groups");
+    CHECK(grouped["simulation"]["batches_over_groups"] == grouped["simulation"]["batches"]);
+    CHECK(grouped["simulation"]["solver_switches"].get<double>() == 0);
     // The default, auto: over variables unless the batches show an incast (none in this run).
     CHECK(batched["simulation"]["rate_solver"] == "auto");
     CHECK(batched["simulation"]["groups_from_s"].is_null());
     CHECK(batched["simulation"]["groups_from_batch"].is_null());
+    CHECK(batched["simulation"]["solver_switches"].get<double>() == 0);
+    CHECK(batched["simulation"]["batches_over_groups"].get<double>() == 0);
     CHECK(read_text(scratch() / "dynamic-rate-solver" / "config.toml").find("rate-solver = 'groups'") !=
           std::string::npos);
     const Json plain = poisson_run("dynamic-rate-solver-variables", "");
@@ -588,11 +592,37 @@ TEST_CASE("cli: dynamic and schedule run applications traces and jobs on the pac
     CHECK(sw["simulation"]["groups_from_batch"].get<double>() > 64);
     CHECK(sw["simulation"]["groups_from_s"].get<double>() > 0);
     CHECK(sw["simulation"]["group_clocked_transfers"].get<double>() > 0);
+    CHECK(sw["simulation"]["solver_switches"].get<double>() >= 1);
+    CHECK(sw["simulation"]["batches_over_groups"].get<double>() > 0);
+    CHECK(sw["simulation"]["batches_over_groups"].get<double>() < sw["simulation"]["batches"].get<double>());
     CHECK(parse_json(unswitched.out)["simulation"]["groups_from_s"].is_null());
     CHECK(sw["makespan_s"].get<double>() ==
           approx(parse_json(unswitched.out)["makespan_s"].get<double>()).epsilon(1e-9));
     CHECK(text.out.find("auto: over bottleneck groups from batch") != std::string::npos);
     CHECK(clocked("--rate-solver groups --policy qos --class-cap 0.5 --class-priority 0") == std::pair{0.0, by_group});
+    // ... and back to variables once the incast is over: 600 flows into endpoint 0, then 600 random pairs
+    // a second later (a flow list, streamed). The summary and the text count the switches.
+    {
+      std::string csv;
+      for (int i = 0; i < 600; ++i) csv += std::to_string(1 + i % 127) + ",0," + std::to_string(1000000 + 1000 * i) + ",0\n";
+      for (int i = 0; i < 600; ++i) {  // scattered pairs, sizes and starts (strides prime to the ranges)
+        const int src = (37 * i) % 128, dst = (src + 1 + (53 * i) % 127) % 128;
+        csv += std::to_string(src) + "," + std::to_string(dst) + "," + std::to_string(100000 + (7919 * i) % 1000000) +
+               "," + std::to_string(1 + 1e-3 * ((31 * i) % 600) / 600.0) + "\n";
+      }
+      const fs::path list = scratch() / "incast-then-pairs.csv";
+      write_text(list, csv);
+      const std::string both = "dynamic -t fattree:k=8,n=3 -f " + list.string() + " --no-progress";
+      const Outcome json = run_cli(both + " --json"), words = run_cli(both);
+      INFO(json.err);
+      REQUIRE(json.status == 0);
+      REQUIRE(words.status == 0);
+      const Json back = parse_json(json.out)["simulation"];
+      CHECK(back["groups_from_batch"].get<double>() == 64);
+      CHECK(back["solver_switches"].get<double>() == 2);
+      CHECK(back["batches_over_groups"].get<double>() < back["batches"].get<double>() / 2);
+      CHECK(words.out.find("2 switches in all, to groups and back") != std::string::npos);
+    }
     // --profile: a profile block in the summary, and an output option, not in config.toml.
     const Json profile = poisson_run("dynamic-profile", "--profile")["profile"];
     CHECK(profile["solve_s"].get<double>() > 0);

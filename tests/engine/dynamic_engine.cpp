@@ -757,6 +757,26 @@ void check_same_run(const Network& net, const FlowWorkload& w, const TransportRe
     REQUIRE(a.series_gbps[i] == approx(b.series_gbps[i]).epsilon(1e-9).scale(1e-6));
 }
 
+// --rate-solver auto with both rules forced: to groups after 37 batches, back to variables after 23
+// more, to groups again after 37, and so on; the run equals the variable solver's (ends, link bytes,
+// series), its rates checked against a solve from scratch after every batch.
+void check_back_and_forth(const Network& net, const Routing& r, const FlowWorkload& w, flow::FlowTransportOptions o,
+                          const TransportResult& variables) {
+  o.solver = maxmin::SolverKind::automatic;
+  o.group_switch = flow::GroupSwitch::Settings{37, 0, 0};
+  o.back_switch = flow::GroupSwitch::Settings{23, 0, 0, 1e300, 0};  // back at each window's end
+  o.verify = true;
+  flow::FlowTransport transport(net, r, o);
+  const TransportResult run = drivers::run_flows(net, transport, w);
+  CHECK(transport.streamed() == o.stream);
+  CHECK(run.groups_from_batch == 37);
+  CHECK(run.solver_switches >= 2 * (variables.batches / 60));
+  CHECK(run.batches_over_groups > 0);
+  CHECK(run.batches_over_groups < run.batches);
+  CHECK(run.max_verify_error <= 1e-6);
+  check_same_run(net, w, run, variables);
+}
+
 }  // namespace
 
 TEST_CASE("dynamic: the solver over bottleneck groups gives the variable solver's transfer ends") {
@@ -834,10 +854,25 @@ TEST_CASE("dynamic: the default switching rule hands an incast to groups and lea
   CHECK(unswitched.batches > 64 * 4);
   CHECK(unswitched.groups_from_s < 0);
   CHECK(unswitched.group_clocked == 0);
+  CHECK(unswitched.solver_switches == 0);
+  CHECK(unswitched.batches_over_groups == 0);
+  CHECK(grouped.solver_switches == 1);  // the incast to its end: over groups
+  CHECK(grouped.batches_over_groups == grouped.batches - 64);
+  // The incast, then the random pairs once it is over: to groups at batch 64, and back to variables
+  // within a few windows of the pairs (their changes have levels of their own).
+  FlowWorkload both = incast;
+  for (FlowId f = 0; f < pairs.size(); ++f)
+    both.add(pairs.flows.src[f], pairs.flows.dst[f], pairs.bytes[f], 1.0 + pairs.start_s[f]);
+  const TransportResult there_and_back = test::run_flows(net, *r, both, o);
+  CHECK(there_and_back.groups_from_batch == 64);
+  CHECK(there_and_back.solver_switches == 2);
+  CHECK(there_and_back.batches_over_groups < 600 + 64 * 4);
   o.solver = maxmin::SolverKind::variables;
   const TransportResult variables = test::run_flows(net, *r, incast, o);
   for (FlowId f = 0; f < incast.size(); ++f)
     REQUIRE(grouped.transfer_end_s[f] == approx(variables.transfer_end_s[f]).epsilon(1e-9));
+  const TransportResult both_variables = test::run_flows(net, *r, both, o);
+  check_same_run(net, both, there_and_back, both_variables);
   // Streamed (open-loop, flows routed as they start), the same rule; with --full-resolve, never: the
   // rule's window is met at once and the run stays over variables.
   o.solver = maxmin::SolverKind::automatic;
@@ -909,6 +944,7 @@ TEST_CASE("dynamic: a streamed run over bottleneck groups or handed to them midw
         CHECK(switched.groups_from_batch == k);
         CHECK(switched.group_clocked + switched.mix_clocked > 0);
       }
+      check_back_and_forth(net, *r, w, o, variables);
     }
 }
 
@@ -964,5 +1000,6 @@ TEST_CASE("dynamic: a run handed to bottleneck groups midway gives the variable 
           o.solver = maxmin::SolverKind::automatic;
           o.batch_tolerance = 0;
         }
+        check_back_and_forth(net, *r, w, o, variables);
       }
 }

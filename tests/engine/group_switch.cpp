@@ -1,4 +1,4 @@
-// The rule that hands a run over variables to bottleneck groups (engine/flow/group_switch.hpp).
+// The rules that hand a run over variables to bottleneck groups and back (engine/flow/group_switch.hpp).
 #include "engine/flow/group_switch.hpp"
 
 #include <doctest/doctest.h>
@@ -78,4 +78,30 @@ TEST_CASE("group switch: a window of one batch and thresholds of zero decide at 
   GroupSwitch rule(GroupSwitch::Settings{1, 0, 0});  // the tests' forced switch
   CHECK(rule.observe(0, 0, 0));
   CHECK_THROWS(GroupSwitch(GroupSwitch::Settings{0, 1, 1}));
+}
+
+TEST_CASE("group switch: the way back decides on a window's sums when its changed groups held few members") {
+  using Towards = GroupSwitch::Towards;
+  GroupSwitch::Settings settings{8, 100, 10};
+  settings.back_per_level = 8;
+  settings.back_min_levels = 16;
+  GroupSwitch rule(settings, Towards::variables);
+  CHECK(rule.towards() == Towards::variables);
+  CHECK(GroupSwitch(GroupSwitch::Settings{}).towards() == Towards::groups);
+  CHECK(!rule.wants_levels(1000));  // (over groups the counts are exact: nothing to sample)
+  // 16 changed groups holding 120 members (7.5 each, under 8): back, at the window's end.
+  for (int i = 0; i < 7; ++i) CHECK(!rule.observe(15, 15, 2));
+  CHECK(rule.observe(15, 15, 2));
+  // 128 members exactly (8 each): the run stays over groups.
+  for (int i = 0; i < 7; ++i) CHECK(!rule.observe(16, 16, 2));
+  CHECK(!rule.observe(16, 16, 2));
+  // One incast batch keeps a window of spread changes over groups: its members count in the sum.
+  CHECK(!rule.observe(5000, 5000, 1));
+  for (int i = 0; i < 7; ++i) CHECK(!rule.observe(3, 3, 3));
+  // A lull, few changes of any kind (15 groups, under back_min_levels): over groups still.
+  for (int i = 0; i < 7; ++i) CHECK(!rule.observe(2, 2, 2));
+  CHECK(!rule.observe(1, 1, 1));
+  // Each window starts afresh: the spread changes alone now decide.
+  for (int i = 0; i < 7; ++i) CHECK(!rule.observe(3, 3, 3));
+  CHECK(rule.observe(3, 3, 3));
 }

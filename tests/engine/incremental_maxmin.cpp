@@ -8,6 +8,7 @@
 #include "tests/support/approx.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <bit>
 #include <cmath>
 #include <limits>
@@ -186,9 +187,10 @@ TEST_CASE("classed max-min: every update equals the policy solved from scratch l
 TEST_CASE("classed max-min: a run regrouped midway keeps its rates and then equals the policy solved from scratch") {
   // --rate-solver auto (engine/flow/group_switch.hpp): the level solvers over variables are replaced by
   // solvers over groups holding the same active variables; the rates stand, and the updates after it
-  // stay exact, with some variables followed by clocks (left out of changed()). Every third seed gives
-  // the links at activation (streamed runs): the rebuild then copies them, with the given weights and
-  // classes.
+  // stay exact, with some variables followed by clocks (left out of changed()). Half the seeds are
+  // then handed back to variables a few steps later (the way back), the rates standing again and every
+  // active variable listed as changed. Every third seed gives the links at activation (streamed runs):
+  // the rebuilds then copy them, with the given weights and classes.
   const std::vector<ClassPolicy> policies = policies_of_three_classes();
   for (std::uint64_t seed = 1; seed <= 300; ++seed) {
     const ClassPolicy& policy = policies[seed % policies.size()];
@@ -204,8 +206,33 @@ TEST_CASE("classed max-min: a run regrouped midway keeps its rates and then equa
     GivenLinks given_links{solver, p};
     std::vector<std::uint8_t> on(p.weight.size(), 0), followed(p.weight.size(), 0);
     const int regroup_at = 1 + static_cast<int>(seed % 12);
+    const int back_at = seed % 2 == 0 ? regroup_at + 1 + static_cast<int>(seed % 7) : 1000;
+    const auto rebuild = [&](SolverKind to, const std::function<void()>& follow) {
+      if (given)
+        solver.regroup(to, follow, p.weight, p.var_class);
+      else
+        solver.regroup(to, follow);
+    };
     for (int step = 0; step < 25; ++step) {
       CAPTURE(step);
+      if (step == back_at) {
+        std::vector<double> before(on.size());
+        for (std::uint32_t v = 0; v < on.size(); ++v) before[v] = solver.rate(v);
+        const std::uint64_t updates = solver.stats().updates;
+        rebuild(SolverKind::variables, [] {});
+        CHECK(solver.kind() == SolverKind::variables);
+        CHECK(solver.grouped_levels() == 0);
+        CHECK(solver.stats().updates == updates + 1);
+        std::vector<std::uint8_t> listed(on.size(), 0);
+        for (const std::uint32_t v : solver.changed()) listed[v] = 1;
+        for (std::uint32_t v = 0; v < on.size(); ++v) {
+          CAPTURE(v);
+          REQUIRE(solver.active(v) == (on[v] != 0));
+          REQUIRE(solver.rate(v) == approx(before[v]).epsilon(1e-9).scale(1));
+          if (solver.rate(v) > 0) REQUIRE(listed[v] == 1);  // from rate 0 in the new solver
+        }
+        std::fill(followed.begin(), followed.end(), 0);
+      }
       if (step == regroup_at) {
         REQUIRE(solver.grouped_levels() == 0);
         std::vector<double> before(on.size());
@@ -221,10 +248,7 @@ TEST_CASE("classed max-min: a run regrouped midway keeps its rates and then equa
               if (solver.grouped_leftover() != nullptr) solver.grouped_leftover()->set_followed(v, true);
             }
         };
-        if (given)
-          solver.regroup(follow, p.weight, p.var_class);
-        else
-          solver.regroup(follow);
+        rebuild(SolverKind::groups, follow);
         // The statistics carry on: the rebuild's solve on top of everything before it.
         CHECK(solver.stats().updates == stats.updates + 1);
         CHECK(solver.stats().rounds >= stats.rounds + (std::count(on.begin(), on.end(), 1) > 0 ? 1 : 0));
@@ -247,8 +271,7 @@ TEST_CASE("classed max-min: a run regrouped midway keeps its rates and then equa
       else
         toggle_some(rng, solver, on);
       solver.update();
-      if (step >= regroup_at)
-        for (const std::uint32_t v : solver.changed()) REQUIRE(followed[v] == 0);
+      for (const std::uint32_t v : solver.changed()) REQUIRE(followed[v] == 0);
       const std::vector<double> full =
           solve_classes_from_scratch(policy, p.capacity, p.offsets, p.links, p.weight, p.var_class, on);
       for (std::uint32_t v = 0; v < on.size(); ++v) {
@@ -256,7 +279,10 @@ TEST_CASE("classed max-min: a run regrouped midway keeps its rates and then equa
         REQUIRE(solver.rate(v) == approx(full[v]).epsilon(1e-6).scale(1));
       }
     }
-    CHECK(solver.grouped_levels() > 0);
+    if (back_at < 25)
+      CHECK(solver.grouped_levels() == 0);
+    else
+      CHECK(solver.grouped_levels() > 0);
   }
 }
 
