@@ -9,6 +9,7 @@
 #include "tests/support/approx.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include <tbb/global_control.h>
@@ -749,7 +750,10 @@ void check_same_run(const Network& net, const FlowWorkload& w, const TransportRe
   for (FlowId f = 0; f < w.size(); ++f) {
     CAPTURE(f);
     REQUIRE(a.state[f] == b.state[f]);
-    REQUIRE(a.transfer_end_s[f] == approx(b.transfer_end_s[f]).epsilon(1e-9));
+    if (std::isnan(b.transfer_end_s[f]))  // never ended (a transfer left at rate 0)
+      REQUIRE(std::isnan(a.transfer_end_s[f]));
+    else
+      REQUIRE(a.transfer_end_s[f] == approx(b.transfer_end_s[f]).epsilon(1e-9));
   }
   for (LinkId l = 0; l < net.num_links(); ++l) REQUIRE(a.link_bytes[l] == approx(b.link_bytes[l]).epsilon(1e-9).scale(1));
   REQUIRE(a.series_gbps.size() == b.series_gbps.size());
@@ -892,6 +896,47 @@ TEST_CASE("dynamic: the default switching rule hands an incast to groups and lea
   CHECK(full.group_clocked + full.mix_clocked == 0);
   for (FlowId f = 0; f < incast.size(); ++f)
     REQUIRE(full.transfer_end_s[f] == approx(variables.transfer_end_s[f]).epsilon(1e-9));
+}
+
+TEST_CASE("dynamic: transfers left at rate 0 when the run ends keep their state and bytes under every solver") {
+  // The link into endpoint 0 has no capacity: the incast into it never ends (rate 0 forever) and the
+  // run stops when nothing else can happen. Over groups (held and streamed, single and multiple paths,
+  // and with a cap below 1) the stuck transfers sit in clocks at level 0 when the transport closes:
+  // their states, every link's bytes and the series equal the variable solver's, and are finite.
+  auto t = test::build_topology("fattree:k=4,n=3");
+  for (LinkId l = 0; l < t->network().num_links(); ++l)
+    if (t->network().target(l) == t->network().endpoint_vertex(0)) t->network().set_capacity(l, 0);
+  const Network& net = t->network();
+  const FlowWorkload w = incast_and_pairs(net, 29);
+  for (const ClassPolicy& policy : {test::class_policy("np", {}, {}, 3), test::class_policy("qos", {0.3, 1.0, 0.5}, {0, 1, 1}, 3)})
+    for (const char* routing : {"dmodk", "updown"})
+      for (const bool stream : {false, true}) {
+        CAPTURE(policy.name);
+        CAPTURE(routing);
+        CAPTURE(stream);
+        auto r = test::build_routing(routing, *t);
+        flow::FlowTransportOptions o;
+        o.policy = policy;
+        o.stream = stream;
+        const TransportResult variables = test::run_flows(net, *r, w, o);
+        std::uint64_t stuck = 0, into_0 = 0;
+        for (FlowId f = 0; f < w.size(); ++f) {
+          stuck += variables.state[f] == FlowState::Blocked;
+          into_0 += w.flows.dst[f] == 0 && w.flows.src[f] != 0;
+        }
+        CHECK(stuck == into_0);  // every flow into endpoint 0, and only those
+        CHECK(stuck >= net.num_endpoints() - 1);
+        for (const maxmin::SolverKind kind : {maxmin::SolverKind::groups, maxmin::SolverKind::automatic}) {
+          o.solver = kind;
+          o.group_switch = flow::GroupSwitch::Settings{5, 0, 0};  // auto: to groups at batch 5, and stays
+          const TransportResult run = test::run_flows(net, *r, w, o);
+          CHECK(run.batches_over_groups > 0);
+          for (FlowId f = 0; f < w.size(); ++f) REQUIRE(run.state[f] == variables.state[f]);
+          for (LinkId l = 0; l < net.num_links(); ++l) REQUIRE(std::isfinite(run.link_bytes[l]));
+          for (const double g : run.series_gbps) REQUIRE(std::isfinite(g));
+          check_same_run(net, w, run, variables);
+        }
+      }
 }
 
 TEST_CASE("dynamic: a streamed run over bottleneck groups or handed to them midway gives the variable solver's ends") {
