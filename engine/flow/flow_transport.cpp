@@ -557,17 +557,16 @@ void FlowTransport::count_levels_over_variables(std::uint64_t& changed, std::uin
   levels = GroupSwitch::distinct(level_scratch_);
 }
 
-// Over groups, exactly: the members of the groups whose level changed, and those groups, in every
-// level solver and the leftover.
-void FlowTransport::count_levels_over_groups(std::uint64_t& changed, std::uint64_t& levels) const {
-  const auto count = [&](const maxmin::GroupedMaxMin& g) {
-    for (const std::uint32_t group : g.level_changed()) {
-      changed += g.group_size(group);
-      ++levels;
-    }
-  };
-  for (std::size_t k = 0; k < solver_->grouped_levels(); ++k) count(*solver_->grouped(k));
-  if (solver_->grouped_leftover() != nullptr) count(*solver_->grouped_leftover());
+// Over groups, exactly: the members of the groups whose level changed, as the solvers counted them
+// when they committed the levels (before merging groups frozen at one level: a group read afterwards
+// may have taken in unchanged ones, or been taken in), and those groups, in every level solver and the
+// leftover.
+void FlowTransport::count_levels_over_groups(std::uint64_t& changed, std::uint64_t& levels) {
+  const std::uint64_t total = solver_->stats().changed_vars;
+  changed = total - changed_seen_;
+  changed_seen_ = total;
+  for (std::size_t k = 0; k < solver_->grouped_levels(); ++k) levels += solver_->grouped(k)->level_changed().size();
+  if (solver_->grouped_leftover() != nullptr) levels += solver_->grouped_leftover()->level_changed().size();
 }
 
 // At the end of a batch, its rates in place: what each active flow and path sent is settled and the
@@ -597,6 +596,7 @@ void FlowTransport::switch_to_groups() {
       maxmin::SolverKind::groups, [this] { follow_groups(static_cast<FlowId>(flow_.size())); }, weight_,
       var_class_);
   count_rebuild(clock.seconds());
+  changed_seen_ = solver_->stats().changed_vars;  // the rule back counts from here
   if (mixed_) {
     bits_before_.resize(var_.size());
     for (std::size_t v = 0; v < var_.size(); ++v) bits_before_[v] = var_[v].bits;

@@ -171,7 +171,7 @@ class FlowTransport final : public Transport {
   // --rate-solver auto: the batch's changed rates and levels to the rule; on its word, the switch.
   void consider_switch();
   void count_levels_over_variables(std::uint64_t& changed, std::uint64_t& sampled, std::uint64_t& levels);
-  void count_levels_over_groups(std::uint64_t& changed, std::uint64_t& levels) const;
+  void count_levels_over_groups(std::uint64_t& changed, std::uint64_t& levels);
   // Every active flow's bits settled at its rate, the solver regrouped (an exact solve), every active
   // flow handed to its group's or mix's clock with the bits it has left.
   void switch_to_groups();
@@ -206,6 +206,7 @@ class FlowTransport final : public Transport {
   std::vector<FlowId> clock_starts_;    // clocked and mixed flows started since the last batch
   std::optional<GroupSwitch> switch_;   // --rate-solver auto: the rule, towards the other solver
   std::vector<double> level_scratch_;   // the levels of a batch's sample of changed variables (switch_)
+  std::uint64_t changed_seen_ = 0;      // over groups: the solvers' changed count at the last batch
   std::vector<double> bits_before_;     // per variable, after a switch with mixes: bits carried before
   // Hybrid coupling: per flow its cap link (kNone: not coupled), and the solver's own link lists (the
   // paths without inner links, with the cap link; empty without coupling: the paths').

@@ -18,8 +18,8 @@
 // network with traffic of its own (where groups cost more on the other traffic than they save on the
 // incast) over variables.
 // The way back. Over groups the same counts are exact and cheap: C is the number of members of the
-// groups whose level changed and L the number of those groups (members that only moved between
-// groups are left out). Here the window's sums decide, for the cost of either solver follows them: a
+// groups whose level changed (as the solver commits the levels, before it merges groups frozen at
+// one level) and L the number of those groups (members that only moved between groups are left out). Here the window's sums decide, for the cost of either solver follows them: a
 // batch over variables costs about its C, over groups about its L plus what C spares. A window whose
 // changed groups held fewer than back_per_level members on average (ΣC < back_per_level × ΣL), with
 // at least back_min_levels of them (ΣL ≥ back_min_levels: the groups' work is not negligible), hands

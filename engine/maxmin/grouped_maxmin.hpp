@@ -83,7 +83,6 @@ class GroupedMaxMin final : public RateSolver {
   std::size_t group_count() const { return group_.size() - free_groups_.size(); }
   std::uint32_t group_of(std::uint32_t var) const { return group_of_[var]; }
   double group_level(std::uint32_t g) const { return group_[g].level; }
-  std::size_t group_size(std::uint32_t g) const { return group_[g].members.size(); }
   // Variables followed by their group (the transport's clocks, engine/flow/group_clocks.hpp and
   // mixed_clocks.hpp): set before activation. A followed variable whose rate changes with its group's
   // level is not listed in changed(); after an update, moved() lists the followed variables that
