@@ -407,11 +407,9 @@ void FlowTransport::end_transfer(FlowId f, double due) {
   }
   total_gbps_.add(-flow_[f].rate);
   --active_flows_;
-  if (mix_started) mixed_->finish(f, now_, messages_->bytes[m] * 8 - bits_before_flow(f));
+  if (clocked(f) || mix_started) leave_clock(f);
   for (std::uint32_t v = first_var(f); v < end_var(f); ++v) {
-    settle_var(v);
-    if (clocked(f)) var_[v].bits = messages_->bytes[m] * 8 - clock_of(v).leave(v, now_);
-    if (mix_started) var_[v].bits = bits_before(v) + mixed_->bits(v);
+    settle_var(v);  // (a path followed by a clock has rate 0 here: its bits stand)
     var_[v].rate = 0;
     for (LinkId l : links_of(v)) {  // (streamed, the links are the solver's: before it lets v go)
       if (--link_active_[l] == 0) r.link_busy_s[l] += now_ - busy_since_[l];
@@ -611,18 +609,9 @@ void FlowTransport::switch_to_groups() {
 void FlowTransport::switch_to_variables() {
   for (FlowId f = 0; f < flow_.size(); ++f) {
     if (flow_[f].phase != Phase::Active) continue;
-    const double total = messages_->bytes[message_of(f)] * 8;
-    double left = 0;
-    if (clocked(f)) {
-      const std::uint32_t v = first_var(f);
-      left = clock_of(v).leave(v, now_);
-      var_[v].bits = total - left;
-    } else if (mixed(f) && mixed_->started(f)) {
-      left = mixed_->finish(f, now_, total - bits_before_flow(f));
-      for (std::uint32_t v = first_var(f); v < end_var(f); ++v) var_[v].bits = bits_before(v) + mixed_->bits(v);
-    } else {
+    if (!clocked(f) && !(mixed(f) && mixed_->started(f)))
       throw std::logic_error("FlowTransport: a flow in transfer over groups follows no clock");
-    }
+    const double left = leave_clock(f);
     for (std::uint32_t v = first_var(f); v < end_var(f); ++v) {
       var_[v].rate = 0;
       var_[v].last = now_;
@@ -643,6 +632,19 @@ void FlowTransport::switch_to_variables() {
     profile_rates();
   else
     update_rates();
+}
+
+double FlowTransport::leave_clock(FlowId f) {
+  const double total = messages_->bytes[message_of(f)] * 8;
+  if (clocked(f)) {
+    const std::uint32_t v = first_var(f);
+    const double left = clock_of(v).leave(v, now_);
+    var_[v].bits = total - left;
+    return left;
+  }
+  const double left = mixed_->finish(f, now_, total - bits_before_flow(f));
+  for (std::uint32_t v = first_var(f); v < end_var(f); ++v) var_[v].bits = bits_before(v) + mixed_->bits(v);
+  return left;
 }
 
 void FlowTransport::count_rebuild(double solve_s) {

@@ -179,6 +179,10 @@ class FlowTransport final : public Transport {
   // carried), the solver rebuilt over variables (an exact solve), every flow's rate its own again.
   void switch_to_variables();
   void count_rebuild(double solve_s);  // a rebuild's solve in the solver's time
+  // f, followed by its group's clock or its mix's, leaves it now (its transfer ends, or the run goes
+  // back to variables): each of its paths gets the bits it carried, those from before a switch to groups
+  // included; returns the bits f has left.
+  double leave_clock(FlowId f);
   // A mixed flow's variables: the bits they carried before the switch (0 for flows started over groups).
   double bits_before(std::uint32_t v) const { return bits_before_.empty() ? 0.0 : bits_before_[v]; }
   double bits_before_flow(FlowId f) const;

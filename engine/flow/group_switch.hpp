@@ -1,6 +1,6 @@
 #pragma once
-// When a run over single variables is handed to bottleneck groups (--rate-solver auto; manual/dynamic.md
-// "Switching to groups"). The groups of engine/maxmin/grouped_maxmin.hpp and the clocks of
+// When a run over single variables is handed to bottleneck groups, and back (--rate-solver auto;
+// manual/dynamic.md "Switching to groups"). The groups of engine/maxmin/grouped_maxmin.hpp and the clocks of
 // group_clocks.hpp pay where one rate change moves many flows to one level, as in an incast, where each
 // end re-levels every flow behind the reducer's link. Where the flows whose rates change end at levels
 // of their own, the groups' bookkeeping costs more than it saves (1.5–4.7× slower on the other rows
@@ -19,8 +19,9 @@
 // incast) over variables.
 // The way back. Over groups the same counts are exact and cheap: C is the number of members of the
 // groups whose level changed (as the solver commits the levels, before it merges groups frozen at
-// one level) and L the number of those groups (members that only moved between groups are left out). Here the window's sums decide, for the cost of either solver follows them: a
-// batch over variables costs about its C, over groups about its L plus what C spares. A window whose
+// one level) and L the number of those groups (members that only moved between groups are left out).
+// Here the window's sums decide, for the cost of either solver follows them: a batch over variables
+// costs about its C, over groups about its L plus what C spares. A window whose
 // changed groups held fewer than back_per_level members on average (ΣC < back_per_level × ΣL), with
 // at least back_min_levels of them (ΣL ≥ back_min_levels: the groups' work is not negligible), hands
 // the run back to single variables: the flows that change rate now have levels of their own. A lull
@@ -33,10 +34,10 @@
 // Fig. 8's 16k torus, the jellyfish row and the seed-001 interference points at most 3; an
 // all-to-all has two batches, never a window. The way back ("Switching to groups: the way back"):
 // a MapReduce on half a 16x16x16 torus followed by a graph application on the other half goes back
-// when the graph starts (16.2 s instead of 20.2 s one-way; 17.1 s over variables); the lone incasts'
-// windows over groups hold 18 or more members per changed group, so they stay, but for a lull
-// between the 16x16x16 MapReduce's phases (7.7 per group), where it goes back and returns at the
-// next incast (2.7 s against 3.1 s one-way).
+// soon after the graph starts (16.2 s instead of 20.2 s one-way; 17.1 s over variables); the ECMP
+// MapReduce stays over groups to its end; the 16x16x16 MapReduce goes back once, in a lull between
+// its phases (a window of 60 changed groups holding 7.7 members each), and returns at the next
+// incast (2.7 s against 3.1 s one-way).
 // The rule reads counts only, so it decides at the same batch on any machine and thread count.
 #include <cstdint>
 #include <span>

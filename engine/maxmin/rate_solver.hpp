@@ -21,8 +21,9 @@ struct IncrementalStats {
 };
 
 // Which solver (--rate-solver; manual/dynamic.md "Incremental re-solving"). `automatic` ("auto") starts
-// over variables and lets the flow transport hand the run to groups once, when its batches show
-// bottleneck groups (engine/flow/group_switch.hpp); the solvers themselves know only the other two.
+// over variables and lets the flow transport hand the run to groups while its batches show bottleneck
+// groups, and back when they no longer do (engine/flow/group_switch.hpp); the solvers themselves know
+// only the other two.
 enum class SolverKind { variables, groups, automatic };
 std::string_view solver_kind_name(SolverKind kind);
 // Throws InputError naming the option for a name that is not "variables", "groups" or "auto".
