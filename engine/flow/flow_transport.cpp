@@ -523,14 +523,12 @@ void FlowTransport::update_clocks() {
 }
 
 void FlowTransport::consider_switch() {
-  std::uint64_t changed = 0, sampled = 0, levels = 0;
-  if (switch_->towards() == GroupSwitch::Towards::groups) {
-    count_levels_over_variables(changed, sampled, levels);
-  } else {
-    count_levels_over_groups(changed, levels);
-    sampled = changed;
-  }
-  if (!switch_->observe(changed, sampled, levels)) return;
+  std::uint64_t clustered = 0, rest = 0;
+  if (switch_->towards() == GroupSwitch::Towards::groups)
+    count_clustered_over_variables(clustered, rest);
+  else
+    count_clustered_over_groups(clustered, rest);
+  if (!switch_->observe(clustered, rest)) return;
   ++r_->solver_switches;
   if (switch_->towards() == GroupSwitch::Towards::groups) {
     switch_.emplace(options_.back_switch, GroupSwitch::Towards::variables);
@@ -541,30 +539,33 @@ void FlowTransport::consider_switch() {
   }
 }
 
-// Over variables: the changed variables, and the distinct levels of a sample of them.
-void FlowTransport::count_levels_over_variables(std::uint64_t& changed, std::uint64_t& sampled,
-                                                std::uint64_t& levels) {
+// Over variables: of the changed variables, those in large levels as estimated from a sample of
+// them (GroupSwitch::in_large_levels, scaled by the sample's stride), and the others.
+void FlowTransport::count_clustered_over_variables(std::uint64_t& clustered, std::uint64_t& rest) {
   const std::vector<std::uint32_t>& list = solver_->changed();
-  changed = list.size();
-  level_scratch_.clear();
-  if (!switch_->wants_levels(changed)) return;
-  const std::uint64_t stride = GroupSwitch::stride(changed);
-  for (std::size_t i = 0; i < list.size(); i += stride)
-    level_scratch_.push_back(solver_->rate(list[i]) / weight_[list[i]]);
-  sampled = level_scratch_.size();
-  levels = GroupSwitch::distinct(level_scratch_);
+  const std::uint64_t changed = list.size();
+  if (switch_->wants_levels(changed)) {
+    const std::uint64_t stride = GroupSwitch::stride(changed);
+    level_scratch_.clear();
+    for (std::size_t i = 0; i < list.size(); i += stride)
+      level_scratch_.push_back(solver_->rate(list[i]) / weight_[list[i]]);
+    clustered = std::min(changed, GroupSwitch::in_large_levels(level_scratch_, switch_->settings().per_level) * stride);
+  }
+  rest = changed - clustered;
 }
 
 // Over groups, exactly: the members of the groups whose level changed, as the solvers counted them
 // when they committed the levels (before merging groups frozen at one level: a group read afterwards
-// may have taken in unchanged ones, or been taken in), and those groups, in every level solver and the
-// leftover.
-void FlowTransport::count_levels_over_groups(std::uint64_t& changed, std::uint64_t& levels) {
-  const std::uint64_t total = solver_->stats().changed_vars;
-  changed = total - changed_seen_;
-  changed_seen_ = total;
-  for (std::size_t k = 0; k < solver_->grouped_levels(); ++k) levels += solver_->grouped(k)->level_changed().size();
-  if (solver_->grouped_leftover() != nullptr) levels += solver_->grouped_leftover()->level_changed().size();
+// may have taken in unchanged ones, or been taken in), in every level solver and the leftover; those
+// of large groups, and the others.
+void FlowTransport::count_clustered_over_groups(std::uint64_t& clustered, std::uint64_t& rest) {
+  const double large = switch_->settings().per_level;
+  const auto count = [&](const maxmin::GroupedMaxMin& g) {
+    for (const std::uint32_t members : g.level_changed_members())
+      (static_cast<double>(members) >= large ? clustered : rest) += members;
+  };
+  for (std::size_t k = 0; k < solver_->grouped_levels(); ++k) count(*solver_->grouped(k));
+  if (solver_->grouped_leftover() != nullptr) count(*solver_->grouped_leftover());
 }
 
 // At the end of a batch, its rates in place: what each active flow and path sent is settled and the
@@ -594,7 +595,6 @@ void FlowTransport::switch_to_groups() {
       maxmin::SolverKind::groups, [this] { follow_groups(static_cast<FlowId>(flow_.size())); }, weight_,
       var_class_);
   count_rebuild(clock.seconds());
-  changed_seen_ = solver_->stats().changed_vars;  // the rule back counts from here
   if (mixed_) {
     bits_before_.resize(var_.size());
     for (std::size_t v = 0; v < var_.size(); ++v) bits_before_[v] = var_[v].bits;

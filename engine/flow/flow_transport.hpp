@@ -170,8 +170,9 @@ class FlowTransport final : public Transport {
   void update_clocks();              // the followed variables that changed group, the groups' levels, starts
   // --rate-solver auto: the batch's changed rates and levels to the rule; on its word, the switch.
   void consider_switch();
-  void count_levels_over_variables(std::uint64_t& changed, std::uint64_t& sampled, std::uint64_t& levels);
-  void count_levels_over_groups(std::uint64_t& changed, std::uint64_t& levels);
+  // The batch's changed variables in large levels and the others (GroupSwitch).
+  void count_clustered_over_variables(std::uint64_t& clustered, std::uint64_t& rest);
+  void count_clustered_over_groups(std::uint64_t& clustered, std::uint64_t& rest);
   // Every active flow's bits settled at its rate, the solver regrouped (an exact solve), every active
   // flow handed to its group's or mix's clock with the bits it has left.
   void switch_to_groups();
@@ -210,7 +211,6 @@ class FlowTransport final : public Transport {
   std::vector<FlowId> clock_starts_;    // clocked and mixed flows started since the last batch
   std::optional<GroupSwitch> switch_;   // --rate-solver auto: the rule, towards the other solver
   std::vector<double> level_scratch_;   // the levels of a batch's sample of changed variables (switch_)
-  std::uint64_t changed_seen_ = 0;      // over groups: the solvers' changed count at the last batch
   std::vector<double> bits_before_;     // per variable, after a switch with mixes: bits carried before
   // Hybrid coupling: per flow its cap link (kNone: not coupled), and the solver's own link lists (the
   // paths without inner links, with the cap link; empty without coupling: the paths').

@@ -6,38 +6,37 @@
 // of their own, the groups' bookkeeping costs more than it saves (1.5–4.7× slower on the other rows
 // of bench/dynamic.sh: bench/RESULTS.md, "Bottleneck groups built").
 //
-// After every batch over variables the transport reports C, how many variables changed rate, and,
-// when C ≥ min_changed, how many distinct levels (rate / weight, up to rounding) a sample of them
-// took: every ⌈C / kSample⌉-th changed variable, at most kSample of them (so the counting costs a
-// bounded sort and no memory that grows with the run), and only while the window can still decide.
-// A batch is *grouped* when C ≥ min_changed and the sample holds at least per_level variables per
-// distinct level: many rates moved, to few levels. Batches are taken in consecutive windows of
-// `window`; a window in which at least three quarters of the batches are grouped decides the
-// switch. Counting batches, not summing C, keeps one burst (every flow of a background starting at
-// t = 0) from deciding a window alone; asking for three quarters keeps an incast that shares the
-// network with traffic of its own (where groups cost more on the other traffic than they save on the
-// incast) over variables.
-// The way back. Over groups the same counts are exact and cheap: C is the number of members of the
-// groups whose level changed (as the solver commits the levels, before it merges groups frozen at
-// one level) and L the number of those groups (members that only moved between groups are left out).
-// Here the window's sums decide, for the cost of either solver follows them: a batch over variables
-// costs about its C, over groups about its L plus what C spares. A window whose
-// changed groups held fewer than back_per_level members on average (ΣC < back_per_level × ΣL), with
-// at least back_min_levels of them (ΣL ≥ back_min_levels: the groups' work is not negligible), hands
-// the run back to single variables: the flows that change rate now have levels of their own. A lull
-// (few changes of any kind) keeps the run over groups, where it costs little, so an incast that pauses
-// does not pay two rebuilds and a window over variables when it resumes. The thresholds lie far
-// below the way there (32 per level) for the same reason.
-// Measured (bench/RESULTS.md, "Switching to groups"): in the evenly spaced MapReduces most windows
-// of the incast have 50–64 grouped batches of 64; a MapReduce sharing a torus with a graph
-// application at most 33 (groups there: 10.3 s against 6.7 s); the contended two-application row,
-// Fig. 8's 16k torus, the jellyfish row and the seed-001 interference points at most 3; an
-// all-to-all has two batches, never a window. The way back ("Switching to groups: the way back"):
-// a MapReduce on half a 16x16x16 torus followed by a graph application on the other half goes back
-// soon after the graph starts (16.2 s instead of 20.2 s one-way; 17.1 s over variables); the ECMP
-// MapReduce stays over groups to its end; the 16x16x16 MapReduce goes back once, in a lull between
-// its phases (a window of 60 changed groups holding 7.7 members each), and returns at the next
-// incast (2.7 s against 3.1 s one-way).
+// Both ways the rule weighs the same two sums over each window of consecutive batches: B, the
+// changed variables that sit in *large levels* (levels holding at least per_level of them: over
+// groups one group's update, over variables one update per member), and R, the other changed
+// variables (over groups each costs more than over variables).
+//   - Over variables, after every batch the transport reports C, how many variables changed rate,
+//     and, when C ≥ min_changed, how many of them sit in large levels: the levels (rate / weight,
+//     up to rounding) of a sample, every ⌈C / kSample⌉-th changed variable, at most kSample of them
+//     (so the counting costs a bounded sort and no memory that grows with the run), scaled back by
+//     the stride. A window *favours groups* when B ≥ clustered_over_rest × R (most of its changes
+//     are ones groups absorb) and at least the share clustered_batches of its batches had a large
+//     level (one burst, every flow of a background starting at t = 0 or an application's first
+//     exchange, does not make a window alone).
+//   - Over groups the counts are exact and cheap: the members of each group whose level changed, as
+//     the solver commits the levels (before it merges groups frozen at one level; members that only
+//     moved between groups are left out), a large group counting in B. A window *favours
+//     variables* when B ≤ back_clustered_over_rest × R: the flows that change rate have levels of
+//     their own. Between the two ratios (1 and 3) a window favours neither.
+// A window that favours the other solver hands the run to it when its sum is large enough: B ≥
+// window × min_changed / 2 towards groups (enough changes for the groups to pay for the rebuild),
+// R ≥ back_min_rest back (not a lull: an incast that pauses between its phases keeps the run over
+// groups, where the pause costs little). Weighing in the rebuild (about one solve of the active
+// variables: switching only once consecutive favouring windows had spared as many changes as there
+// are active variables) was tried and dropped: it kept the 64x32x32
+// MapReduce over groups from batch 64 to its end, 9 min 40 s against 6 min 58 s with the rule
+// before (bench/RESULTS.md, "Large levels").
+// Sums, not a count of batches that each move many rates to few levels (the rule before), because an
+// incast that grows while other traffic comes and goes (an open-loop hot spot) re-levels its thousands
+// of flows in a third of the batches only, and each of those batches also moves a few hundred flows
+// elsewhere to levels of their own: neither the batches nor their mean variables per level looked
+// grouped, and the run switched only once its arrivals had ended.
+// Measured: bench/RESULTS.md, "Switching to groups", "the way back" and "Large levels".
 // The rule reads counts only, so it decides at the same batch on any machine and thread count.
 #include <cstdint>
 #include <span>
@@ -49,21 +48,24 @@ class GroupSwitch {
   enum class Towards { groups, variables };  // the solver the rule may hand the run to
   struct Settings {
     std::uint32_t window = 64;  // batches per window (at least 1)
-    double min_changed = 256;   // variables changed in a grouped batch, at least
-    double per_level = 32;      // sampled variables per distinct level in a grouped batch, at least
-    // Towards variables (over groups): a window goes back when its changed groups held fewer than
-    // back_per_level members on average, and were at least back_min_levels.
-    double back_per_level = 8;
-    double back_min_levels = 16;
+    double min_changed = 256;   // over variables: levels counted in batches that changed this many, at least
+    double per_level = 32;      // members of a large level (of the sample, over variables), at least
+    double clustered_over_rest = 3;    // favours groups: B ≥ this × R, and
+    double clustered_batches = 0.125;  // this share of the batches with a large level, at least
+    double back_clustered_over_rest = 1;  // favours variables: B ≤ this × R
+    double back_min_rest = 128;           // back: the window's R, at least
+    // Decides at every window's end, both ways (the tests' forced switches): nothing is large, and
+    // every threshold is 0.
+    static Settings always(std::uint32_t window);
   };
   GroupSwitch() = default;
   explicit GroupSwitch(const Settings& settings, Towards towards = Towards::groups);
 
   static constexpr std::uint64_t kSample = 4096;
-  // Whether a batch of `changed` variables should have the levels of a sample counted (it can be
-  // grouped, and its window can still decide), and which: every stride()-th of the changed list.
+  // Whether a batch over variables that changed `changed` should have the levels of a sample counted,
+  // and which: every stride()-th of the changed list.
   bool wants_levels(std::uint64_t changed) const {
-    return static_cast<double>(changed) >= settings_.min_changed && open();
+    return towards_ == Towards::groups && static_cast<double>(changed) >= settings_.min_changed;
   }
   static std::uint64_t stride(std::uint64_t changed) {
     return changed <= kSample ? 1 : (changed + kSample - 1) / kSample;
@@ -72,31 +74,23 @@ class GroupSwitch {
   // back as rate / weight, and rate = weight × λ (plus the leftover's under a cap) is rounded, so
   // members of one group with weights that are not powers of two (ECMP's splits) differ in the last bits.
   static constexpr double kSameLevel = 1e-12;
-  // How many distinct values `levels` holds, up to kSameLevel (sorted in place).
-  static std::uint64_t distinct(std::span<double> levels);
-  // One batch's counts: the variables that changed, and of the sample (0 and 0 when not counted) its
-  // size and distinct levels; true when its window decides the switch. Towards variables: C and L,
-  // exact (sampled unused).
-  bool observe(std::uint64_t changed, std::uint64_t sampled, std::uint64_t sampled_levels);
+  // How many of `levels` lie in levels (up to kSameLevel) holding at least `at_least` of them
+  // (sorted in place).
+  static std::uint64_t in_large_levels(std::span<double> levels, double at_least);
+  // One batch: the changed variables in large levels (B) and the others (R); true when its window
+  // decides the switch.
+  bool observe(std::uint64_t clustered, std::uint64_t rest);
   const Settings& settings() const { return settings_; }
   Towards towards() const { return towards_; }
 
  private:
-  // Whether a window with this many grouped batches decides: towards groups three quarters of it at
-  // least, towards variables fewer than a quarter.
-  // Towards groups: whether a window with this many grouped batches decides (three quarters of it).
-  bool decides(std::uint64_t grouped) const { return 4 * grouped >= 3 * std::uint64_t{settings_.window}; }
-  // Towards groups: whether the batches left in the window could still make three quarters.
-  bool open() const {
-    return towards_ == Towards::groups && decides(std::uint64_t{grouped_batches_} + settings_.window - batches_);
-  }
-  bool decides_back() const;  // towards variables, at a window's end: from its sums
+  bool decides() const;  // at a window's end: whether it favours the other solver, enough
 
   Settings settings_;
   Towards towards_ = Towards::groups;
-  double changed_sum_ = 0, levels_sum_ = 0;  // towards variables: the window's C and L
-  std::uint32_t batches_ = 0;          // in the window so far
-  std::uint32_t grouped_batches_ = 0;  // of those, the batches that meet both thresholds
+  double clustered_sum_ = 0, rest_sum_ = 0;  // the window's B and R
+  std::uint32_t clustered_batches_ = 0;      // its batches with a large level
+  std::uint32_t batches_ = 0;                // in the window so far
 };
 
 }  // namespace interflow::flow

@@ -472,6 +472,7 @@ void GroupedMaxMin::begin_update() {
   changed_.clear();
   moved_.clear();
   level_changed_.clear();
+  level_changed_members_.clear();
   begin_numbering();
 }
 
@@ -749,6 +750,7 @@ void GroupedMaxMin::commit(double tolerance) {
       for (const std::uint32_t p : G.pairs) load_delta_[link_[pair_[p].link].local] += pair_[p].weight * d;
     G.level = G.new_level;
     level_changed_.push_back(g);
+    level_changed_members_.push_back(static_cast<std::uint32_t>(G.members.size()));
     stats_.changed_vars += G.members.size();
     if (G.unfollowed == G.members.size())
       changed_.insert(changed_.end(), G.members.begin(), G.members.end());

@@ -87,10 +87,12 @@ class GroupedMaxMin final : public RateSolver {
   // mixed_clocks.hpp): set before activation. A followed variable whose rate changes with its group's
   // level is not listed in changed(); after an update, moved() lists the followed variables that
   // changed group (one may be listed more than once, or be back in its group) and level_changed() the
-  // groups whose level changed (group_level gives it).
+  // groups whose level changed (group_level gives it), and level_changed_members() how many members
+  // each of those held when its level changed (before groups frozen at one level merged).
   void set_followed(std::uint32_t var, bool on);
   const std::vector<std::uint32_t>& moved() const { return moved_; }
   const std::vector<std::uint32_t>& level_changed() const { return level_changed_; }
+  const std::vector<std::uint32_t>& level_changed_members() const { return level_changed_members_; }
   // Garbage in the arena of links given at activation below this is never compacted (tests set it low).
   void set_garbage_at_least(std::size_t n) { garbage_at_least_ = n; }
 
@@ -223,7 +225,7 @@ class GroupedMaxMin final : public RateSolver {
   std::vector<std::uint32_t> inc_pair_, inc_next_, inc_prev_, inc_var_;
   std::vector<std::uint32_t> group_of_, member_pos_;  // per variable (kNone: inactive)
   std::vector<std::uint8_t> followed_;                 // per variable: set_followed
-  std::vector<std::uint32_t> moved_, level_changed_;
+  std::vector<std::uint32_t> moved_, level_changed_, level_changed_members_;
   std::vector<std::uint32_t> active_list_, list_position_;  // links given at activation: for compaction
 
   std::vector<Group> group_;
