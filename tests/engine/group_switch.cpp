@@ -38,7 +38,7 @@ TEST_CASE("group switch: the members of large levels are counted exactly over a 
   }
 }
 
-TEST_CASE("group switch: towards groups, a window favours them when most of its changes sat in large levels") {
+TEST_CASE("group switch: towards groups a window favours them when most of its changes sat in large levels") {
   GroupSwitch::Settings settings;
   settings.window = 8;
   settings.min_changed = 100;  // B ≥ 8 × 100 / 2 = 400
@@ -68,7 +68,7 @@ TEST_CASE("group switch: towards groups, a window favours them when most of its 
   for (int i = 0; i < 7; ++i) CHECK(!rule.observe(0, 0));
 }
 
-TEST_CASE("group switch: the way back needs a window of spread changes, not a lull") {
+TEST_CASE("group switch: the way back needs a window of spread changes and not a lull") {
   GroupSwitch::Settings settings;
   settings.window = 4;  // back when B ≤ R and R ≥ 128
   GroupSwitch back(settings, GroupSwitch::Towards::variables);
@@ -85,7 +85,7 @@ TEST_CASE("group switch: the way back needs a window of spread changes, not a lu
   CHECK(window(0, 128));
 }
 
-TEST_CASE("group switch: towards groups, one burst does not make a window alone") {
+TEST_CASE("group switch: towards groups one burst does not make a window alone") {
   GroupSwitch::Settings settings;
   settings.window = 16;
   settings.min_changed = 10;
@@ -107,7 +107,7 @@ TEST_CASE("group switch: towards groups, one burst does not make a window alone"
   for (int i = 0; i < 15; ++i) CHECK(!rule.observe(0, 0));
 }
 
-TEST_CASE("group switch: Settings::always decides at every window's end, both ways") {
+TEST_CASE("group switch: Settings::always decides at every window's end in both directions") {
   const GroupSwitch::Settings always = GroupSwitch::Settings::always(3);
   GroupSwitch there(always), back(always, GroupSwitch::Towards::variables);
   for (GroupSwitch* rule : {&there, &back})
