@@ -28,9 +28,9 @@
 // R ≥ back_min_rest back (not a lull: an incast that pauses between its phases keeps the run over
 // groups, where the pause costs little). Weighing in the rebuild (about one solve of the active
 // variables: switching only once consecutive favouring windows had spared as many changes as there
-// are active variables) was tried and dropped: it kept the 64x32x32
-// MapReduce over groups from batch 64 to its end, 9 min 40 s against 6 min 58 s with the rule
-// before (bench/RESULTS.md, "Large levels").
+// are active variables) was tried and dropped: it kept the 64x32x32 MapReduce over groups from
+// batch 64 to its end, 9 min 40 s against 6 min 58 s with the rule before (bench/RESULTS.md,
+// "Large levels").
 // Sums, not a count of batches that each move many rates to few levels (the rule before), because an
 // incast that grows while other traffic comes and goes (an open-loop hot spot) re-levels its thousands
 // of flows in a third of the batches only, and each of those batches also moves a few hundred flows
@@ -48,7 +48,9 @@ class GroupSwitch {
   enum class Towards { groups, variables };  // the solver the rule may hand the run to
   struct Settings {
     std::uint32_t window = 64;  // batches per window (at least 1)
-    double min_changed = 256;   // over variables: levels counted in batches that changed this many, at least
+    // Over variables, the levels of batches that changed at least this many are counted; towards
+    // groups, a window's B must reach window × this / 2.
+    double min_changed = 256;
     double per_level = 32;      // members of a large level (of the sample, over variables), at least
     double clustered_over_rest = 3;    // favours groups: B ≥ this × R, and
     double clustered_batches = 0.125;  // this share of the batches with a large level, at least
