@@ -59,12 +59,13 @@ ClassedMaxMin::ClassedMaxMin(const ClassPolicy& policy, std::span<const double> 
                              std::span<const std::uint64_t> var_offsets, std::span<const LinkId> links,
                              std::span<const double> weight, std::span<const std::uint32_t> var_class,
                              SolverKind kind)
-    : kind_(kind),
+    : held_(true),
+      kind_(kind),
       held_offsets_(var_offsets),
       held_links_(links),
       held_weight_(weight),
       capacity_(capacity.begin(), capacity.end()) {
-  const std::size_t vars = weight.size(), num_links = capacity.size();
+  const std::size_t vars = weight.size();
   policy_ = policy;
   if (policy.plain()) {
     plain_ = true;
@@ -72,24 +73,46 @@ ClassedMaxMin::ClassedMaxMin(const ClassPolicy& policy, std::span<const double> 
     return;
   }
   const LevelPlan plan = plan_levels(policy);
+  class_level_ = plan.class_level;
+  capped_slot_ = plan.capped_slot;
   var_level_.resize(vars);
   for (std::uint32_t v = 0; v < vars; ++v) {
     policy.rule(class_of(var_class, v));  // throws for a class the policy lacks
     var_level_[v] = plan.class_level[class_of(var_class, v)];
   }
-  if (plan.capped > 0) {
-    aug_offsets_.assign(1, 0);
-    for (std::uint32_t v = 0; v < vars; ++v) {
-      const std::uint32_t slot = plan.capped_slot[class_of(var_class, v)];
-      for (std::uint64_t e = var_offsets[v]; e < var_offsets[v + 1]; ++e) aug_links_.push_back(links[e]);
-      if (slot != kNone)
-        for (std::uint64_t e = var_offsets[v]; e < var_offsets[v + 1]; ++e)
-          aug_links_.push_back(static_cast<LinkId>((slot + 1) * num_links + links[e]));
-      aug_offsets_.push_back(aug_links_.size());
-    }
-  }
-  make_levels(policy, capacity, true, var_offsets, links, weight);
+  hold_level_paths(plan.levels, plan.capped > 0, var_class);
+  make_levels(policy, capacity);
   var_stamp_.assign(vars, 0);
+}
+
+void ClassedMaxMin::hold_level_paths(std::size_t levels, bool capped, std::span<const std::uint32_t> var_class) {
+  if (levels == 1 && !capped) {  // the one level holds the paths as given
+    level_offsets_.assign(1, held_offsets_);
+    level_links_.assign(1, held_links_);
+    return;
+  }
+  const std::size_t vars = held_weight_.size(), num_links = capacity_.size();
+  own_offsets_.assign(levels, {});
+  own_links_.assign(levels, {});
+  std::vector<std::size_t> size(levels, 0);  // counted first: no vector grows past its need
+  for (std::uint32_t v = 0; v < vars; ++v)
+    size[var_level_[v]] += (held_offsets_[v + 1] - held_offsets_[v]) * (capped_slot_[class_of(var_class, v)] == kNone ? 1 : 2);
+  for (std::size_t k = 0; k < levels; ++k) {
+    own_offsets_[k].reserve(vars + 1);
+    own_offsets_[k].push_back(0);
+    own_links_[k].reserve(size[k]);
+  }
+  for (std::uint32_t v = 0; v < vars; ++v) {
+    const std::span<const LinkId> path = links(v);
+    std::vector<LinkId>& to = own_links_[var_level_[v]];
+    to.insert(to.end(), path.begin(), path.end());
+    const std::uint32_t slot = capped_slot_[class_of(var_class, v)];
+    if (slot != kNone)
+      for (const LinkId l : path) to.push_back(static_cast<LinkId>((slot + 1) * num_links + l));
+    for (std::size_t k = 0; k < levels; ++k) own_offsets_[k].push_back(own_links_[k].size());
+  }
+  level_offsets_.assign(own_offsets_.begin(), own_offsets_.end());
+  level_links_.assign(own_links_.begin(), own_links_.end());
 }
 
 ClassedMaxMin::ClassedMaxMin(const ClassPolicy& policy, std::span<const double> capacity, SolverKind kind)
@@ -103,35 +126,26 @@ ClassedMaxMin::ClassedMaxMin(const ClassPolicy& policy, std::span<const double> 
   policy_ = policy;
   class_level_ = plan.class_level;
   capped_slot_ = plan.capped_slot;
-  make_levels(policy, capacity, false, {}, {}, {});
+  make_levels(policy, capacity);
 }
 
-void ClassedMaxMin::make_levels(const ClassPolicy& policy, std::span<const double> capacity, bool held,
-                                std::span<const std::uint64_t> var_offsets, std::span<const LinkId> links,
-                                std::span<const double> weight) {
+void ClassedMaxMin::make_levels(const ClassPolicy& policy, std::span<const double> capacity) {
   const LevelPlan plan = plan_levels(policy);
   const std::size_t num_links = capacity.size();
-  const auto solver = [&](std::span<const double> c, std::span<const std::uint64_t> o, std::span<const LinkId> l) {
-    return held ? make_solver(kind_, c, o, l, weight) : make_solver(kind_, c);
-  };
-  std::span<const std::uint64_t> level_offsets = var_offsets;
-  std::span<const LinkId> level_links = links;
-  std::span<const double> level_capacity = capacity;
+  aug_capacity_.assign(capacity.begin(), capacity.end());
   if (plan.capped > 0) {
-    aug_capacity_.assign(capacity.begin(), capacity.end());
     for (std::size_t c = 0; c < policy.classes.size(); ++c)
       if (plan.capped_slot[c] != kNone) {
         slot_cap_.push_back(policy.classes[c].cap);
         for (std::size_t l = 0; l < num_links; ++l) aug_capacity_.push_back(policy.classes[c].cap * capacity[l]);
       }
-    level_offsets = aug_offsets_;
-    level_links = aug_links_;
-    level_capacity = aug_capacity_;
-    leftover_ = solver(capacity, var_offsets, links);
+    leftover_ = held_ ? make_solver(kind_, capacity, held_offsets_, held_links_, held_weight_)
+                      : make_solver(kind_, capacity);
     leftover_->track_load_changes(false);
   }
   for (std::size_t k = 0; k < plan.levels; ++k) {
-    levels_.push_back(solver(level_capacity, level_offsets, level_links));
+    levels_.push_back(held_ ? make_solver(kind_, aug_capacity_, level_offsets_[k], level_links_[k], held_weight_)
+                            : make_solver(kind_, aug_capacity_));
     levels_.back()->track_load_changes(true);
   }
   link_stamp_.assign(num_links, 0);
@@ -181,6 +195,7 @@ double ClassedMaxMin::rate(std::uint32_t var) const {
 }
 
 std::span<const LinkId> ClassedMaxMin::links(std::uint32_t var) const {
+  if (held_) return held_links_.subspan(held_offsets_[var], held_offsets_[var + 1] - held_offsets_[var]);
   const std::span<const LinkId> all = level_solver(var).links(var);
   // A capped class's virtual links (numbered after the physical ones) follow its physical links.
   std::size_t physical = 0;
@@ -272,7 +287,7 @@ void ClassedMaxMin::regroup(SolverKind to, const std::function<void()>& follow, 
                             std::span<const std::uint32_t> var_class) {
   if (to == SolverKind::automatic) throw std::logic_error("ClassedMaxMin::regroup: to variables or groups");
   if (kind_ == to) return;
-  const bool held = !held_weight_.empty() || !held_offsets_.empty();
+  const bool held = held_;
   // The active variables; given at activation, with a copy of their physical links.
   const std::size_t vars = held ? held_weight_.size() : weight.size();
   std::vector<std::uint32_t> active_vars;
@@ -295,7 +310,7 @@ void ClassedMaxMin::regroup(SolverKind to, const std::function<void()>& follow, 
     levels_.push_back(held ? make_solver(kind_, capacity_, held_offsets_, held_links_, held_weight_)
                            : make_solver(kind_, capacity_));
   else
-    make_levels(policy_, capacity_, held, held_offsets_, held_links_, held_weight_);
+    make_levels(policy_, capacity_);
   follow();
   for (std::size_t i = 0; i < active_vars.size(); ++i) {
     const std::uint32_t v = active_vars[i];
@@ -333,6 +348,12 @@ IncrementalStats ClassedMaxMin::stats() const {
   for (const auto& level : levels_) add(*level);
   if (leftover_) add(*leftover_);
   total.updates += updates;
+  return total;
+}
+
+std::size_t ClassedMaxMin::incidence_storage() const {
+  std::size_t total = leftover_ ? leftover_->incidence_storage() : 0;
+  for (const auto& level : levels_) total += level->incidence_storage();
   return total;
 }
 

@@ -8,7 +8,8 @@
 // shares what all levels left among every active variable (the increments of step 2). After an update
 // the links whose load changed at a level pass their new residual capacity to the levels below it, so
 // each level re-solves only where the levels above it changed something. With the plain policy this is
-// exactly one solver.
+// exactly one solver. With paths given to the constructor, each level's solver holds only its own
+// classes' paths (with their virtual links) and the leftover one the paths as given.
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -69,6 +70,7 @@ class ClassedMaxMin {
   }
   const std::vector<std::uint32_t>& changed() const { return plain_ ? levels_[0]->changed() : changed_; }
   IncrementalStats stats() const;
+  std::size_t incidence_storage() const;  // summed over the level solvers and the leftover one
   // Over bottleneck groups, a variable's rate is its level solver's group level × its weight, plus,
   // with a cap below 1, the leftover solver's group level × its weight; the flow transport follows
   // the groups' levels (engine/flow/group_clocks.hpp, mixed_clocks.hpp): how many level solvers there
@@ -85,28 +87,35 @@ class ClassedMaxMin {
   }
   void collect(RateSolver& solver, bool propagate);  // its changed variables and load changes
   // The level solvers (and the leftover one) over `capacity` with the capped classes' virtual links;
-  // held: over the constructor's paths (with aug_offsets_/aug_links_ when some class is capped).
-  void make_levels(const ClassPolicy& policy, std::span<const double> capacity, bool held,
-                   std::span<const std::uint64_t> var_offsets, std::span<const LinkId> links,
-                   std::span<const double> weight);
+  // held_: level k over level_offsets_[k] and level_links_[k], the leftover one over the given paths.
+  void make_levels(const ClassPolicy& policy, std::span<const double> capacity);
+  // Each level's paths (held_, var_level_ set): its own variables' links with their capped class's
+  // virtual links appended, the other variables' paths empty, so that no level solver holds another
+  // level's paths (every level holding every path multiplied the paths' memory by the levels). One
+  // level without caps uses the given paths as they are.
+  void hold_level_paths(std::size_t levels, bool capped, std::span<const std::uint32_t> var_class);
   double left_after(LinkId l, std::size_t levels) const;    // capacity minus the load of the first levels
 
   bool plain_ = false;
+  bool held_ = false;  // the first constructor: paths given
   SolverKind kind_ = SolverKind::variables;
-  // Held: the constructor's paths and weights (for regroup), and the statistics of solvers replaced.
+  // Held: the constructor's paths and weights (for links() and regroup), and the statistics of solvers
+  // replaced.
   std::span<const std::uint64_t> held_offsets_;
   std::span<const LinkId> held_links_;
   std::span<const double> held_weight_;
   IncrementalStats retired_;
   std::vector<double> capacity_;  // physical links
   std::vector<std::uint32_t> var_level_;
-  // Links of each variable with the virtual links of its capped class appended (empty: no capped class).
-  std::vector<std::uint64_t> aug_offsets_;
-  std::vector<LinkId> aug_links_;
-  std::vector<double> aug_capacity_;
+  std::vector<double> aug_capacity_;  // physical links, then one block of virtual links per capped class
+  // Held: the paths of each level's solver (hold_level_paths), in own_offsets_/own_links_ or the given ones.
+  std::vector<std::span<const std::uint64_t>> level_offsets_;
+  std::vector<std::span<const LinkId>> level_links_;
+  std::vector<std::vector<std::uint64_t>> own_offsets_;
+  std::vector<std::vector<LinkId>> own_links_;
   std::vector<double> slot_cap_;  // per capped class (in slot order): its cap, a fraction of each link
-  // For links given at activation: the policy (its classes checked), and per class its level and its
-  // block of virtual links (kNone: uncapped).
+  // The policy (its classes checked), and per class its level and its block of virtual links (kNone:
+  // uncapped).
   ClassPolicy policy_;
   std::vector<std::uint32_t> class_level_, capped_slot_;
   std::vector<LinkId> scratch_links_;  // a variable's links with its virtual ones, at activation

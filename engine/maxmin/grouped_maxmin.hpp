@@ -79,6 +79,7 @@ class GroupedMaxMin final : public RateSolver {
   bool active(std::uint32_t var) const override { return var < group_of_.size() && group_of_[var] != kNone; }
   const std::vector<std::uint32_t>& changed() const override { return changed_; }
   const IncrementalStats& stats() const override { return stats_; }
+  std::size_t incidence_storage() const override { return inc_var_.size(); }
   // The groups, for tests and profiles: how many are alive, a variable's group and a group's level.
   std::size_t group_count() const { return group_.size() - free_groups_.size(); }
   std::uint32_t group_of(std::uint32_t var) const { return group_of_[var]; }

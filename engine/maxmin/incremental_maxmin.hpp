@@ -90,7 +90,7 @@ class IncrementalMaxMin final : public RateSolver {
   double load(LinkId l) const override { return link_[l].load; }
   bool active(std::uint32_t var) const override { return var < active_.size() && active_[var] != 0; }
   // Storage in use, for tests: incidences in the arena (live and garbage) and link slots.
-  std::size_t incidence_storage() const { return inc_slot_.size(); }
+  std::size_t incidence_storage() const override { return inc_slot_.size(); }
   std::size_t slot_storage() const { return slot_.size(); }
   // Garbage (incidences of inactive variables, slots of blocks left behind) below this is never
   // compacted away (default kGarbageAtLeast; tests set it low to compact often).

@@ -51,6 +51,9 @@ class RateSolver {
   virtual bool active(std::uint32_t var) const = 0;
   virtual const std::vector<std::uint32_t>& changed() const = 0;
   virtual const IncrementalStats& stats() const = 0;
+  // Incidences (a variable's link) the solver stores: with held paths all of them, otherwise those in
+  // its arena (the active ones and garbage not yet compacted).
+  virtual std::size_t incidence_storage() const = 0;
 };
 
 }  // namespace interflow::maxmin

@@ -622,6 +622,53 @@ TEST_CASE("classed max-min: variables given at activation under numbers used aga
   CHECK_THROWS_AS(fp.activate(0, link, 1.0, 2), InputError);
 }
 
+TEST_CASE("classed max-min: with held paths each level's solver stores its own classes' paths only") {
+  // Three classes in two priority levels, two of them capped: level 0 holds class 0's paths and their
+  // virtual links, level 1 those of classes 1 and 2 (class 2's with virtual links), the leftover solver
+  // every path once. Every solver holding every path (with every virtual link) would store 13/3 of the
+  // paths' incidences here instead of 8/3.
+  const ClassPolicy policy = test::class_policy("qos", {0.3, 1.0, 0.6}, {0, 1, 1}, 3);
+  constexpr std::uint32_t kVars = 3000, kLinks = 64, kWindow = 64;
+  std::vector<double> capacity(kLinks, 10.0);
+  std::vector<std::uint64_t> offsets{0};
+  std::vector<LinkId> links;
+  std::vector<double> weight;
+  std::vector<std::uint32_t> var_class;
+  Rng rng(7);
+  std::size_t expected = 0;  // over the levels and the leftover solver
+  for (std::uint32_t v = 0; v < kVars; ++v) {
+    const auto first = static_cast<std::uint32_t>(rng.below(kLinks));
+    const std::uint32_t length = 1 + v % 10;
+    for (std::uint32_t k = 0; k < length; ++k) links.push_back((first + 5 * k) % kLinks);  // distinct: gcd(5, 64) = 1
+    offsets.push_back(links.size());
+    weight.push_back(1.0 + static_cast<double>(v % 7));
+    var_class.push_back(static_cast<std::uint32_t>(rng.below(3)));
+    expected += length * (var_class.back() == 1 ? 2 : 3);
+  }
+  for (const SolverKind kind : {SolverKind::variables, SolverKind::groups}) {
+    CAPTURE(solver_kind_name(kind));
+    ClassedMaxMin solver(policy, capacity, offsets, links, weight, var_class, kind);
+    CHECK(solver.incidence_storage() == expected);
+    std::vector<std::uint8_t> on(kVars, 0);
+    for (std::uint32_t v = 0; v < kVars; ++v) {  // a sliding window of active variables
+      solver.activate(v);
+      on[v] = 1;
+      if (v >= kWindow) {
+        solver.deactivate(v - kWindow);
+        on[v - kWindow] = 0;
+      }
+      if (v % 8 != 0) continue;
+      solver.update();
+      const std::vector<double> full = solve_classes_from_scratch(policy, capacity, offsets, links, weight, var_class, on);
+      for (std::uint32_t u = v + 1 > kWindow ? v + 1 - kWindow : 0; u <= v; ++u)
+        REQUIRE(solver.rate(u) == approx(full[u]).epsilon(1e-9));
+    }
+    CHECK(solver.incidence_storage() == expected);
+    CHECK(solver.links(5).size() == 6);  // a variable's physical links, also when inactive
+    CHECK(solver.links(5)[0] == links[offsets[5]]);
+  }
+}
+
 TEST_CASE("incremental max-min: a lone newcomer solved directly gives the general path's bits") {
   // Two solvers fed the same events, one with solve_alone off: after every update the rates, loads,
   // changed variables, load changes and counters are identical, not only close. Mostly one event per
