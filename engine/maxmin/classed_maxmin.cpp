@@ -80,17 +80,12 @@ ClassedMaxMin::ClassedMaxMin(const ClassPolicy& policy, std::span<const double> 
     policy.rule(class_of(var_class, v));  // throws for a class the policy lacks
     var_level_[v] = plan.class_level[class_of(var_class, v)];
   }
-  hold_level_paths(plan.levels, plan.capped > 0, var_class);
+  hold_level_paths(plan.levels, var_class);
   make_levels(policy, capacity);
   var_stamp_.assign(vars, 0);
 }
 
-void ClassedMaxMin::hold_level_paths(std::size_t levels, bool capped, std::span<const std::uint32_t> var_class) {
-  if (levels == 1 && !capped) {  // the one level holds the paths as given
-    level_offsets_.assign(1, held_offsets_);
-    level_links_.assign(1, held_links_);
-    return;
-  }
+void ClassedMaxMin::hold_level_paths(std::size_t levels, std::span<const std::uint32_t> var_class) {
   const std::size_t vars = held_weight_.size(), num_links = capacity_.size();
   own_offsets_.assign(levels, {});
   own_links_.assign(levels, {});

@@ -89,11 +89,11 @@ class ClassedMaxMin {
   // The level solvers (and the leftover one) over `capacity` with the capped classes' virtual links;
   // held_: level k over level_offsets_[k] and level_links_[k], the leftover one over the given paths.
   void make_levels(const ClassPolicy& policy, std::span<const double> capacity);
-  // Each level's paths (held_, var_level_ set): its own variables' links with their capped class's
-  // virtual links appended, the other variables' paths empty, so that no level solver holds another
-  // level's paths (every level holding every path multiplied the paths' memory by the levels). One
-  // level without caps uses the given paths as they are.
-  void hold_level_paths(std::size_t levels, bool capped, std::span<const std::uint32_t> var_class);
+  // Each level's paths (held_, not plain_, var_level_ set): its own variables' links with their capped
+  // class's virtual links appended, the other variables' paths empty, so that no level solver holds
+  // another level's paths (every level holding every path multiplied the paths' memory by the levels).
+  // (One level without a cap is the plain policy: one solver over the given paths.)
+  void hold_level_paths(std::size_t levels, std::span<const std::uint32_t> var_class);
   double left_after(LinkId l, std::size_t levels) const;    // capacity minus the load of the first levels
 
   bool plain_ = false;
@@ -108,7 +108,7 @@ class ClassedMaxMin {
   std::vector<double> capacity_;  // physical links
   std::vector<std::uint32_t> var_level_;
   std::vector<double> aug_capacity_;  // physical links, then one block of virtual links per capped class
-  // Held: the paths of each level's solver (hold_level_paths), in own_offsets_/own_links_ or the given ones.
+  // Held: the paths of each level's solver (hold_level_paths), spans of own_offsets_/own_links_.
   std::vector<std::span<const std::uint64_t>> level_offsets_;
   std::vector<std::span<const LinkId>> level_links_;
   std::vector<std::vector<std::uint64_t>> own_offsets_;
