@@ -40,6 +40,15 @@ std::uint32_t class_of(std::span<const std::uint32_t> var_class, std::uint32_t v
   return var_class.empty() ? 0 : var_class[v];
 }
 
+// A path as its level's solver takes it: its links, then, for a capped class (its block of virtual
+// links, slot), the virtual twin of each, numbered (slot + 1) × num_links + link.
+void append_level_path(std::vector<LinkId>& to, std::span<const LinkId> path, std::uint32_t slot,
+                       std::size_t num_links) {
+  to.insert(to.end(), path.begin(), path.end());
+  if (slot != kNone)
+    for (const LinkId l : path) to.push_back(static_cast<LinkId>((slot + 1) * num_links + l));
+}
+
 // (automatic starts over variables: the flow transport calls regroup() when it switches.)
 std::unique_ptr<RateSolver> make_solver(SolverKind kind, std::span<const double> capacity) {
   if (kind == SolverKind::groups) return std::make_unique<GroupedMaxMin>(capacity);
@@ -86,28 +95,21 @@ ClassedMaxMin::ClassedMaxMin(const ClassPolicy& policy, std::span<const double> 
 }
 
 void ClassedMaxMin::hold_level_paths(std::size_t levels, std::span<const std::uint32_t> var_class) {
-  const std::size_t vars = held_weight_.size(), num_links = capacity_.size();
-  own_offsets_.assign(levels, {});
-  own_links_.assign(levels, {});
+  const std::size_t vars = held_weight_.size();
+  level_offsets_.assign(levels, {});
+  level_links_.assign(levels, {});
   std::vector<std::size_t> size(levels, 0);  // counted first: no vector grows past its need
   for (std::uint32_t v = 0; v < vars; ++v)
     size[var_level_[v]] += (held_offsets_[v + 1] - held_offsets_[v]) * (capped_slot_[class_of(var_class, v)] == kNone ? 1 : 2);
   for (std::size_t k = 0; k < levels; ++k) {
-    own_offsets_[k].reserve(vars + 1);
-    own_offsets_[k].push_back(0);
-    own_links_[k].reserve(size[k]);
+    level_offsets_[k].reserve(vars + 1);
+    level_offsets_[k].push_back(0);
+    level_links_[k].reserve(size[k]);
   }
   for (std::uint32_t v = 0; v < vars; ++v) {
-    const std::span<const LinkId> path = links(v);
-    std::vector<LinkId>& to = own_links_[var_level_[v]];
-    to.insert(to.end(), path.begin(), path.end());
-    const std::uint32_t slot = capped_slot_[class_of(var_class, v)];
-    if (slot != kNone)
-      for (const LinkId l : path) to.push_back(static_cast<LinkId>((slot + 1) * num_links + l));
-    for (std::size_t k = 0; k < levels; ++k) own_offsets_[k].push_back(own_links_[k].size());
+    append_level_path(level_links_[var_level_[v]], links(v), capped_slot_[class_of(var_class, v)], capacity_.size());
+    for (std::size_t k = 0; k < levels; ++k) level_offsets_[k].push_back(level_links_[k].size());
   }
-  level_offsets_.assign(own_offsets_.begin(), own_offsets_.end());
-  level_links_.assign(own_links_.begin(), own_links_.end());
 }
 
 ClassedMaxMin::ClassedMaxMin(const ClassPolicy& policy, std::span<const double> capacity, SolverKind kind)
@@ -160,10 +162,8 @@ void ClassedMaxMin::activate(std::uint32_t var, std::span<const LinkId> links, d
   }
   if (active(var)) return;
   assign_class(var, cls);
-  scratch_links_.assign(links.begin(), links.end());
-  const std::uint32_t slot = capped_slot_[cls];
-  if (slot != kNone)
-    for (const LinkId l : links) scratch_links_.push_back(static_cast<LinkId>((slot + 1) * capacity_.size() + l));
+  scratch_links_.clear();
+  append_level_path(scratch_links_, links, capped_slot_[cls], capacity_.size());
   levels_[var_level_[var]]->activate(var, scratch_links_, weight);
   if (leftover_) leftover_->activate(var, links, weight);
 }

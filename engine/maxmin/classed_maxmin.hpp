@@ -108,11 +108,9 @@ class ClassedMaxMin {
   std::vector<double> capacity_;  // physical links
   std::vector<std::uint32_t> var_level_;
   std::vector<double> aug_capacity_;  // physical links, then one block of virtual links per capped class
-  // Held: the paths of each level's solver (hold_level_paths), spans of own_offsets_/own_links_.
-  std::vector<std::span<const std::uint64_t>> level_offsets_;
-  std::vector<std::span<const LinkId>> level_links_;
-  std::vector<std::vector<std::uint64_t>> own_offsets_;
-  std::vector<std::vector<LinkId>> own_links_;
+  // Held: the paths of each level's solver (hold_level_paths).
+  std::vector<std::vector<std::uint64_t>> level_offsets_;
+  std::vector<std::vector<LinkId>> level_links_;
   std::vector<double> slot_cap_;  // per capped class (in slot order): its cap, a fraction of each link
   // The policy (its classes checked), and per class its level and its block of virtual links (kNone:
   // uncapped).
