@@ -456,11 +456,14 @@ void GroupedMaxMin::update() {
   const std::size_t closed = close_set();
   const bool beyond = bounded ? numbered_ < set_.size() : closed > bound;
   const std::size_t first = set_pairs_;
+  const std::uint64_t rounds_before = stats_.rounds, solved_before = stats_.solved_vars;
   solve_until_closed();
   for (const std::uint32_t g : set_) stats_.solved_vars += group_[g].members.size();
   const std::uint64_t changed_before = stats_.changed_vars;
   commit(kRateChange);
-  if (beyond) learn_closure_bound(bounded, bound, first, stats_.changed_vars - changed_before);
+  const std::uint64_t changed = stats_.changed_vars - changed_before;
+  if (beyond) learn_closure_bound(bounded, bound, first, changed);
+  if (stats_.rounds - rounds_before > 1) later_closures_.learn(stats_.solved_vars - solved_before, changed);
   merge_frozen();
   end_batch();
 }
@@ -531,7 +534,7 @@ void GroupedMaxMin::solve_until_closed() {
     const std::size_t before = set_.size();
     bring_in_affected();
     if (set_.size() == before) return;
-    close_limit_ = std::numeric_limits<std::size_t>::max();
+    close_limit_ = later_closures_.taken() ? std::numeric_limits<std::size_t>::max() : set_pairs_;
     close_set();
   }
 }

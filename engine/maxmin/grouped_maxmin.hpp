@@ -26,7 +26,9 @@
 //      group splits, and only the smaller part's paths are read (the members crossing the link are
 //      listed by the pair; the others are found by marking those).
 //   4. A link that froze groups at λ takes in the groups on it above λ; a saturated link where a
-//      group of S changed level takes in its top-level groups; 2-4 repeat until S stops growing.
+//      group of S changed level takes in its top-level groups; 2-4 repeat until S stops growing
+//      (the closures of 2 after the first solve learned as the variable solver learns them,
+//      rules::LaterClosures, counting variables).
 // Afterwards the groups frozen by one link at one pop (the same λ, bit for bit) merge, the smaller
 // into the larger, so that groups follow the bottlenecks instead of fragmenting.
 // Exactness. S is a union of whole groups: it holds every variable that the variable solver's rules
@@ -49,6 +51,7 @@
 #include "core/radix_heap.hpp"
 #include "core/random.hpp"
 #include "core/types.hpp"
+#include "engine/maxmin/incremental_rules.hpp"
 #include "engine/maxmin/rate_solver.hpp"
 
 namespace interflow::maxmin {
@@ -96,6 +99,8 @@ class GroupedMaxMin final : public RateSolver {
   const std::vector<std::uint32_t>& level_changed_members() const { return level_changed_members_; }
   // Garbage in the arena of links given at activation below this is never compacted (tests set it low).
   void set_garbage_at_least(std::size_t n) { garbage_at_least_ = n; }
+  // For tests: the closures after an update's first solve always taken, or never (rules::LaterClosures).
+  void pin_later_closures(bool taken) { later_closures_.pin(taken); }
 
  private:
   static constexpr std::uint32_t kNone = ~0u;
@@ -251,6 +256,7 @@ class GroupedMaxMin final : public RateSolver {
   std::vector<std::uint32_t> set_, changed_, scratch_, scratch_members_, freezing_, merge_order_;
   std::size_t set_pairs_ = 0, numbered_ = 0, close_limit_ = 0;
   int closure_score_ = 0;
+  rules::LaterClosures later_closures_;  // whether step 4 closes what it brings in (as IncrementalMaxMin)
   std::uint32_t stamp_ = 0, solve_stamp_ = 0, round_ = 0, walk_ = 0, pops_ = 0;
   std::vector<std::uint32_t> var_mark_;  // == walk_: marked by the split under way
   std::size_t open_ = 0;                 // unfrozen groups of S in the filling

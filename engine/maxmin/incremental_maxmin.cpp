@@ -330,11 +330,13 @@ void IncrementalMaxMin::update() {
   // Whether the bound stopped the closure (bounded), or would have (unbounded); and S after it.
   const bool beyond = bounded ? numbered_ < closed : closed > bound;
   const std::size_t first = set_.size();
+  const std::uint64_t rounds_before = stats_.rounds;
   solve_until_closed();
   stats_.solved_vars += set_.size();
   commit(kRateChange);
   stats_.changed_vars += changed_.size();
   if (beyond) learn_closure_bound(bounded, bound, first);
+  if (stats_.rounds - rounds_before > 1) later_closures_.learn(set_.size(), changed_.size());
   end_batch();
 }
 
@@ -372,7 +374,7 @@ void IncrementalMaxMin::solve_until_closed() {
     const std::size_t before = set_.size();
     bring_in_affected();
     if (set_.size() == before) return;
-    close_limit_ = std::numeric_limits<std::size_t>::max();
+    close_limit_ = later_closures_.taken() ? std::numeric_limits<std::size_t>::max() : set_.size();
     close_set();
   }
 }

@@ -28,7 +28,8 @@
 //      outside S may be above them there; one at λ, a tie, is at the top with them, and the link is a
 //      valid bottleneck for both); a saturated link where a rate of S changed takes in its
 //      top-level variables (it is no longer a valid bottleneck for them). The variables taken in are
-//      closed as in 2, and 3-4 repeat until S stops growing.
+//      closed as in 2 (unbounded; unless the run has shown these closures to be mostly speculation:
+//      rules::LaterClosures), and 3-4 repeat until S stops growing.
 // Every variable outside S then keeps a valid bottleneck (a link where nothing changed, at whose top
 // it still is) and every variable of S has its bottleneck among S's links with nothing outside above
 // it, so the result is the max-min allocation of all active variables, the one a solve from scratch
@@ -52,6 +53,7 @@
 
 #include "core/radix_heap.hpp"
 #include "core/types.hpp"
+#include "engine/maxmin/incremental_rules.hpp"
 #include "engine/maxmin/rate_solver.hpp"
 
 namespace interflow::maxmin {
@@ -97,6 +99,9 @@ class IncrementalMaxMin final : public RateSolver {
   void set_garbage_at_least(std::size_t n) { garbage_at_least_ = n; }
   // Whether a lone newcomer is solved directly (solve_alone; on by default; tests compare both ways).
   void set_solve_alone(bool on) { solve_alone_ = on; }
+  // For tests: the closures after an update's first solve always taken, or never (otherwise learned:
+  // rules::LaterClosures).
+  void pin_later_closures(bool taken) { later_closures_.pin(taken); }
   const std::vector<std::uint32_t>& changed() const override { return changed_; }
   const IncrementalStats& stats() const override { return stats_; }
 
@@ -280,6 +285,7 @@ class IncrementalMaxMin final : public RateSolver {
   std::size_t close_limit_ = 0;
   // Above 0 the first closure is not bounded either (learn_closure_bound).
   int closure_score_ = 0;
+  rules::LaterClosures later_closures_;  // whether step 4 closes what it brings in
   std::size_t numbered_ = 0;                                           // variables of S numbered so far
   std::vector<double> load_delta_;                                     // per local link, in commit()
   std::vector<std::uint8_t> frozen_, bottleneck_, var_changed_;

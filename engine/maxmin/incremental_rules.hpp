@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <cstdio>
 #include <limits>
 #include <string>
@@ -38,6 +39,45 @@ constexpr double kWeightSpread = 0x1p30;
 constexpr std::size_t kCloseFactor = 16, kCloseAtLeast = 256;
 // Above 0 the first closure is not bounded either (learn_closure_bound); the score stays within ±this.
 constexpr int kClosureScoreMax = 8;
+
+// Whether the closures after an update's first solve are taken (step 4 of incremental_maxmin.hpp:
+// the variables a solve brings in are closed over their saturated links as in step 2), learned per
+// run from the updates that solved S more than once. Leaving them out keeps the result exact (a
+// closure only takes variables in ahead of the solve that would find them); it costs a round per
+// ring of variables the change reaches, and saves the variables a closure takes in that do not
+// change. Judged by the share of S whose rate changed:
+//   - closures taken: S holds what they took in ahead of the solves; when fewer than half of S
+//     changed, they were mostly speculation. On the seed-001 megafly with a uniform background
+//     (bench/RESULTS.md) an update that solved S twice or more re-solved 8,071 variables for 92 that
+//     changed, as the closures ran through the saturated links of the whole network;
+//   - closures left out: S grew a ring at a time, each found by a solve, so it is near what had to
+//     be re-solved; when three quarters of it changed anyway, the change spreads through the
+//     saturated links and closing at once saves the rounds (a contended fat tree: 5.3 rounds per
+//     such update without the closures, 2.0 with them).
+// The two thresholds differ so that a run between them keeps the mode it has. Each judged update
+// moves the score by one within ±kClosureScoreMax; the closures are taken at 0 and above (the
+// start). Updates that ended with S below kLaterClosureJudgedAt variables are not judged.
+constexpr std::size_t kLaterClosureJudgedAt = 64;
+class LaterClosures {
+ public:
+  bool taken() const { return score_ >= 0; }
+  // After an update that solved S more than once: S held `solved` variables at the end, of which
+  // `changed` changed rate.
+  void learn(std::uint64_t solved, std::uint64_t changed) {
+    if (pinned_ || solved < kLaterClosureJudgedAt) return;
+    const bool paid = taken() ? 2 * changed >= solved : 4 * changed >= 3 * solved;
+    score_ = std::clamp(score_ + (paid ? 1 : -1), -kClosureScoreMax, kClosureScoreMax);
+  }
+  // For tests: one mode for the rest of the run.
+  void pin(bool taken) {
+    pinned_ = true;
+    score_ = taken ? kClosureScoreMax : -kClosureScoreMax;
+  }
+
+ private:
+  int score_ = 0;
+  bool pinned_ = false;
+};
 
 // The load at which a link counts as saturated: tolerance relative to the larger of its current and
 // its initial capacity (a residual capacity handed down by a class policy can be a rounding error

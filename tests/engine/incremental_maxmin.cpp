@@ -54,6 +54,23 @@ struct RandomProblem {
   }
 };
 
+// One seed of the random event sequences: its problem (3 to 12 links, 5 to 34 variables, every third
+// seed with equal weights) and the solver it is given to, over variables for even seeds and over
+// groups for odd ones.
+struct SequenceRun {
+  RandomProblem p;
+  std::uint32_t num_links;
+  IncrementalMaxMin variables;
+  GroupedMaxMin groups;
+  RateSolver& solver;
+  SequenceRun(Rng& rng, std::uint64_t seed)
+      : p(rng, 3 + static_cast<std::uint32_t>(seed % 10), 5 + static_cast<std::uint32_t>(seed % 30), seed % 3 == 0),
+        num_links(static_cast<std::uint32_t>(p.capacity.size())),
+        variables(p.capacity, p.offsets, p.links, p.weight),
+        groups(p.capacity, p.offsets, p.links, p.weight),
+        solver(seed % 2 == 0 ? static_cast<RateSolver&>(variables) : groups) {}
+};
+
 // Toggles one to three random variables.
 template <class Solver>
 void toggle_some(Rng& rng, Solver& solver, std::vector<std::uint8_t>& on) {
@@ -128,11 +145,10 @@ TEST_CASE(
   for (std::uint64_t seed = 1; seed <= 2000; ++seed) {
     CAPTURE(seed);
     Rng rng(seed);
-    const auto num_links = 3 + static_cast<std::uint32_t>(seed % 10);
-    RandomProblem p(rng, num_links, 5 + static_cast<std::uint32_t>(seed % 30), seed % 3 == 0);
-    IncrementalMaxMin variables(p.capacity, p.offsets, p.links, p.weight);
-    GroupedMaxMin groups(p.capacity, p.offsets, p.links, p.weight);
-    RateSolver& solver = seed % 2 == 0 ? static_cast<RateSolver&>(variables) : groups;
+    SequenceRun run(rng, seed);
+    RandomProblem& p = run.p;
+    const std::uint32_t num_links = run.num_links;
+    RateSolver& solver = run.solver;
     std::vector<std::uint8_t> on(p.weight.size(), 0);
     for (int step = 0; step < 30; ++step) {
       if (seed % 4 < 2 && rng.below(3) == 0) {  // half the problems also see capacities change
@@ -284,6 +300,79 @@ TEST_CASE("classed max-min: a run regrouped midway keeps its rates and then equa
     else
       CHECK(solver.grouped_levels() > 0);
   }
+}
+
+TEST_CASE("incremental max-min: with the closures after the first solve left out every update still equals a solve from scratch") {
+  // The sequences of the test above with rules::LaterClosures pinned to leave the closures out (over
+  // variables and over groups), and pinned to take them: the rates are the same either way, and
+  // updates that solve S more than once, where the two differ, do occur.
+  std::uint64_t repeated = 0;  // updates that solved S more than once
+  for (std::uint64_t seed = 1; seed <= 1000; ++seed) {
+    CAPTURE(seed);
+    Rng rng(seed);
+    SequenceRun run(rng, seed);
+    run.variables.pin_later_closures(false);
+    run.groups.pin_later_closures(false);
+    RandomProblem& p = run.p;
+    RateSolver& solver = run.solver;
+    IncrementalMaxMin taken(p.capacity, p.offsets, p.links, p.weight);
+    taken.pin_later_closures(true);
+    std::vector<std::uint8_t> on(p.weight.size(), 0);
+    for (int step = 0; step < 30; ++step) {
+      if (seed % 4 < 2 && rng.below(3) == 0) {
+        const auto l = static_cast<LinkId>(rng.below(run.num_links));
+        p.capacity[l] = static_cast<double>(rng.below(6));
+        solver.set_capacity(l, p.capacity[l]);
+        taken.set_capacity(l, p.capacity[l]);
+      }
+      std::vector<std::uint8_t> was = on;
+      toggle_some(rng, solver, on);
+      for (std::uint32_t v = 0; v < on.size(); ++v)
+        if (on[v] != was[v]) {
+          if (on[v])
+            taken.activate(v);
+          else
+            taken.deactivate(v);
+        }
+      const std::uint64_t rounds_before = solver.stats().rounds;
+      solver.update();
+      taken.update();
+      if (solver.stats().rounds - rounds_before > 1) ++repeated;
+      check_against_scratch(solver, p, on);
+      check_against_scratch(taken, p, on);
+    }
+  }
+  CHECK(repeated > 100);  // the path left without closures ran
+}
+
+TEST_CASE("incremental rules: the closures after the first solve are learned from the share of S that changed") {
+  rules::LaterClosures later;
+  CHECK(later.taken());  // at the start
+  later.learn(63, 0);    // below the size judged: no move
+  CHECK(later.taken());
+  later.learn(100, 49);  // taken, and under half of S changed: speculation
+  CHECK_FALSE(later.taken());
+  // Left out, between half and three quarters: not worth closing; at three quarters, worth it.
+  later.learn(100, 74);
+  later.learn(100, 75);
+  CHECK_FALSE(later.taken());
+  later.learn(100, 75);
+  CHECK(later.taken());
+  // Taken, half or more changed: the closures paid, and a run between the thresholds keeps its mode.
+  for (int k = 0; k < 20; ++k) later.learn(1000, 600);
+  CHECK(later.taken());
+  // The score is bounded: from its top, kClosureScoreMax + 1 updates of speculation turn it.
+  for (int k = 0; k < rules::kClosureScoreMax; ++k) later.learn(1000, 10);
+  CHECK(later.taken());
+  later.learn(1000, 10);
+  CHECK_FALSE(later.taken());
+  // Left out and a run between the thresholds: stays left out.
+  for (int k = 0; k < 20; ++k) later.learn(1000, 600);
+  CHECK_FALSE(later.taken());
+  // Pinned: learning stops.
+  later.pin(true);
+  for (int k = 0; k < 20; ++k) later.learn(1000, 0);
+  CHECK(later.taken());
 }
 
 TEST_CASE("incremental max-min: heavy churn on few links equals a solve from scratch") {
