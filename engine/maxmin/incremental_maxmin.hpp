@@ -16,7 +16,7 @@
 //   2. S is closed over the saturated links of its variables: their top-level variables join (a change
 //      spreads through them; taking them at once saves solve-and-expand rounds), up to 16 × |S| + 256
 //      variables at first (unless the run has shown that bound useless: learn_closure_bound),
-//      without bound once a round has grown S. When S holds over half the active
+//      and in later rounds without bound (when taken: step 4). When S holds over half the active
 //      variables, all above the floor join. (Taking variables in only adds work: a
 //      variable of S whose rate does not change is solved to the rate it has.)
 //   3. S is solved by progressive filling on the residual capacities: capacity minus the rates of the

@@ -8,6 +8,7 @@
 #include "tests/support/approx.hpp"
 
 #include <algorithm>
+#include <array>
 #include <functional>
 #include <bit>
 #include <cmath>
@@ -54,8 +55,8 @@ struct RandomProblem {
   }
 };
 
-// One seed of the random event sequences: its problem (3 to 12 links, 5 to 34 variables, every third
-// seed with equal weights) and the solver it is given to, over variables for even seeds and over
+// One seed of the random event sequences: its problem (3 to 12 links and 5 to 34 variables times a
+// scale, every third seed with equal weights) and the solver it is given to, over variables for even seeds and over
 // groups for odd ones.
 struct SequenceRun {
   RandomProblem p;
@@ -63,8 +64,10 @@ struct SequenceRun {
   IncrementalMaxMin variables;
   GroupedMaxMin groups;
   RateSolver& solver;
-  SequenceRun(Rng& rng, std::uint64_t seed)
-      : p(rng, 3 + static_cast<std::uint32_t>(seed % 10), 5 + static_cast<std::uint32_t>(seed % 30), seed % 3 == 0),
+  // scale: that many times the links and the variables.
+  SequenceRun(Rng& rng, std::uint64_t seed, std::uint32_t scale = 1)
+      : p(rng, scale * (3 + static_cast<std::uint32_t>(seed % 10)), scale * (5 + static_cast<std::uint32_t>(seed % 30)),
+          seed % 3 == 0),
         num_links(static_cast<std::uint32_t>(p.capacity.size())),
         variables(p.capacity, p.offsets, p.links, p.weight),
         groups(p.capacity, p.offsets, p.links, p.weight),
@@ -303,46 +306,59 @@ TEST_CASE("classed max-min: a run regrouped midway keeps its rates and then equa
 }
 
 TEST_CASE("incremental max-min: with the closures after the first solve left out every update still equals a solve from scratch") {
-  // The sequences of the test above with rules::LaterClosures pinned to leave the closures out (over
-  // variables and over groups), and pinned to take them: the rates are the same either way, and
-  // updates that solve S more than once, where the two differ, do occur.
-  std::uint64_t repeated = 0;  // updates that solved S more than once
-  for (std::uint64_t seed = 1; seed <= 1000; ++seed) {
-    CAPTURE(seed);
-    Rng rng(seed);
-    SequenceRun run(rng, seed);
-    run.variables.pin_later_closures(false);
-    run.groups.pin_later_closures(false);
-    RandomProblem& p = run.p;
-    RateSolver& solver = run.solver;
-    IncrementalMaxMin taken(p.capacity, p.offsets, p.links, p.weight);
-    taken.pin_later_closures(true);
-    std::vector<std::uint8_t> on(p.weight.size(), 0);
-    for (int step = 0; step < 30; ++step) {
-      if (seed % 4 < 2 && rng.below(3) == 0) {
-        const auto l = static_cast<LinkId>(rng.below(run.num_links));
-        p.capacity[l] = static_cast<double>(rng.below(6));
-        solver.set_capacity(l, p.capacity[l]);
-        taken.set_capacity(l, p.capacity[l]);
-      }
-      std::vector<std::uint8_t> was = on;
-      toggle_some(rng, solver, on);
-      for (std::uint32_t v = 0; v < on.size(); ++v)
-        if (on[v] != was[v]) {
-          if (on[v])
-            taken.activate(v);
-          else
-            taken.deactivate(v);
+  // The sequences of the test above, and 100 on problems ten times larger with up to 10 toggles a
+  // batch, given to four solvers: over variables and over groups, each with rules::LaterClosures
+  // pinned to leave the closures out and pinned to take them. Every one equals a solve from scratch
+  // after every batch, and the modes do differ: left out, the larger problems need more solves (a
+  // ring of variables per solve instead of a closure).
+  for (const std::uint32_t scale : {1u, 10u}) {
+    CAPTURE(scale);
+    std::array<std::uint64_t, 4> rounds{};  // variables out, in; groups out, in
+    std::uint64_t repeated = 0;             // updates that solved S more than once (variables, left out)
+    for (std::uint64_t seed = 1; seed <= (scale == 1 ? 1000u : 100u); ++seed) {
+      CAPTURE(seed);
+      Rng rng(seed);
+      SequenceRun run(rng, seed, scale);
+      RandomProblem& p = run.p;
+      IncrementalMaxMin variables_in(p.capacity, p.offsets, p.links, p.weight);
+      GroupedMaxMin groups_in(p.capacity, p.offsets, p.links, p.weight);
+      run.variables.pin_later_closures(false);
+      run.groups.pin_later_closures(false);
+      variables_in.pin_later_closures(true);
+      groups_in.pin_later_closures(true);
+      const std::array<RateSolver*, 4> solvers{&run.variables, &variables_in, &run.groups, &groups_in};
+      std::vector<std::uint8_t> on(p.weight.size(), 0);
+      for (int step = 0; step < 30; ++step) {
+        if (seed % 4 < 2 && rng.below(3) == 0) {
+          const auto l = static_cast<LinkId>(rng.below(run.num_links));
+          p.capacity[l] = static_cast<double>(rng.below(6));
+          for (RateSolver* s : solvers) s->set_capacity(l, p.capacity[l]);
         }
-      const std::uint64_t rounds_before = solver.stats().rounds;
-      solver.update();
-      taken.update();
-      if (solver.stats().rounds - rounds_before > 1) ++repeated;
-      check_against_scratch(solver, p, on);
-      check_against_scratch(taken, p, on);
+        for (std::uint64_t c = 1 + rng.below(scale == 1 ? 3 : 10); c > 0; --c) {
+          const auto v = static_cast<std::uint32_t>(rng.below(on.size()));
+          for (RateSolver* s : solvers) {
+            if (on[v])
+              s->deactivate(v);
+            else
+              s->activate(v);
+          }
+          on[v] = !on[v];
+        }
+        const std::uint64_t rounds_before = run.variables.stats().rounds;
+        for (RateSolver* s : solvers) {
+          s->update();
+          check_against_scratch(*s, p, on);
+        }
+        if (run.variables.stats().rounds - rounds_before > 1) ++repeated;
+      }
+      for (std::size_t k = 0; k < 4; ++k) rounds[k] += solvers[k]->stats().rounds;
+    }
+    CHECK(repeated > 100);
+    if (scale == 10) {  // (4,697 against 3,921 over variables, 4,105 against 3,879 over groups)
+      CHECK(rounds[0] > rounds[1] + rounds[1] / 10);
+      CHECK(rounds[2] > rounds[3]);
     }
   }
-  CHECK(repeated > 100);  // the path left without closures ran
 }
 
 TEST_CASE("incremental rules: the closures after the first solve are learned from the share of S that changed") {
@@ -350,7 +366,15 @@ TEST_CASE("incremental rules: the closures after the first solve are learned fro
   CHECK(later.taken());  // at the start
   later.learn(63, 0);    // below the size judged: no move
   CHECK(later.taken());
-  later.learn(100, 49);  // taken, and under half of S changed: speculation
+  later.learn(64, 31);   // judged from 64 variables on
+  CHECK_FALSE(later.taken());
+  later.learn(100, 50);  // left out, half changed: not enough
+  CHECK_FALSE(later.taken());
+  later = rules::LaterClosures{};  // a new run
+  later.learn(100, 50);  // taken, exactly half changed: the closures paid
+  CHECK(later.taken());
+  later.learn(100, 49);  // under half: speculation
+  later.learn(100, 49);
   CHECK_FALSE(later.taken());
   // Left out, between half and three quarters: not worth closing; at three quarters, worth it.
   later.learn(100, 74);
