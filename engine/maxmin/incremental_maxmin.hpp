@@ -281,7 +281,7 @@ class IncrementalMaxMin final : public RateSolver {
   std::vector<double> weight_summed_;
   std::vector<std::uint32_t> local_var_offsets_, local_vars_, cursor_, unfrozen_;
   std::vector<std::uint32_t> set_incidence_offsets_, set_local_link_;  // per variable of S: its local links
-  // The first closure's bound (rules::kCloseFactor, kCloseAtLeast); later ones do not stop.
+  // The first closure's bound (rules::kCloseFactor, kCloseAtLeast); later ones, when taken, do not stop.
   std::size_t close_limit_ = 0;
   // Above 0 the first closure is not bounded either (learn_closure_bound).
   int closure_score_ = 0;

@@ -33,9 +33,9 @@ constexpr double kTie = 1e-12, kTieAbsolute = 1e-14;
 // ECMP's per-hop splits on a large mesh reach 2^-63.
 constexpr double kWeightSpread = 0x1p30;
 // The first closure of an update stops at kCloseFactor × |S| + kCloseAtLeast (variables, or pairs
-// over groups); later ones do not stop. On a megafly where a uniform background saturates most
-// links, the unbounded first closure took 41 variables to 12,000 for 52 that changed
-// (bench/RESULTS.md).
+// over groups); later ones, when taken (LaterClosures), do not stop. On a megafly where a uniform
+// background saturates most links, the unbounded first closure took 41 variables to 12,000 for 52
+// that changed (bench/RESULTS.md).
 constexpr std::size_t kCloseFactor = 16, kCloseAtLeast = 256;
 // Above 0 the first closure is not bounded either (learn_closure_bound); the score stays within ±this.
 constexpr int kClosureScoreMax = 8;
