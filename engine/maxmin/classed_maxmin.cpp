@@ -282,16 +282,15 @@ void ClassedMaxMin::regroup(SolverKind to, const std::function<void()>& follow, 
                             std::span<const std::uint32_t> var_class) {
   if (to == SolverKind::automatic) throw std::logic_error("ClassedMaxMin::regroup: to variables or groups");
   if (kind_ == to) return;
-  const bool held = held_;
   // The active variables; given at activation, with a copy of their physical links.
-  const std::size_t vars = held ? held_weight_.size() : weight.size();
+  const std::size_t vars = held_ ? held_weight_.size() : weight.size();
   std::vector<std::uint32_t> active_vars;
   std::vector<std::uint64_t> offsets{0};
   std::vector<LinkId> links;
   for (std::uint32_t v = 0; v < vars; ++v) {
     if (!active(v)) continue;
     active_vars.push_back(v);
-    if (held) continue;
+    if (held_) continue;
     const std::span<const LinkId> own = this->links(v);
     links.insert(links.end(), own.begin(), own.end());
     offsets.push_back(links.size());
@@ -302,14 +301,14 @@ void ClassedMaxMin::regroup(SolverKind to, const std::function<void()>& follow, 
   leftover_.reset();
   slot_cap_.clear();
   if (plain_)
-    levels_.push_back(held ? make_solver(kind_, capacity_, held_offsets_, held_links_, held_weight_)
+    levels_.push_back(held_ ? make_solver(kind_, capacity_, held_offsets_, held_links_, held_weight_)
                            : make_solver(kind_, capacity_));
   else
     make_levels(policy_, capacity_);
   follow();
   for (std::size_t i = 0; i < active_vars.size(); ++i) {
     const std::uint32_t v = active_vars[i];
-    if (held)
+    if (held_)
       activate(v);
     else
       activate(v, std::span<const LinkId>(links).subspan(offsets[i], offsets[i + 1] - offsets[i]), weight[v],

@@ -13,6 +13,7 @@
 #include <bit>
 #include <cmath>
 #include <limits>
+#include <span>
 #include <vector>
 
 #include "engine/maxmin/classed_maxmin.hpp"
@@ -56,8 +57,8 @@ struct RandomProblem {
 };
 
 // One seed of the random event sequences: its problem (3 to 12 links and 5 to 34 variables times a
-// scale, every third seed with equal weights) and the solver it is given to, over variables for even seeds and over
-// groups for odd ones.
+// scale, every third seed with equal weights) and the solver it is given to, over variables for even
+// seeds and over groups for odd ones.
 struct SequenceRun {
   RandomProblem p;
   std::uint32_t num_links;
@@ -74,10 +75,10 @@ struct SequenceRun {
         solver(seed % 2 == 0 ? static_cast<RateSolver&>(variables) : groups) {}
 };
 
-// Toggles one to three random variables.
+// Toggles one to `most` random variables.
 template <class Solver>
-void toggle_some(Rng& rng, Solver& solver, std::vector<std::uint8_t>& on) {
-  for (std::uint64_t c = 1 + rng.below(3); c > 0; --c) {
+void toggle_some(Rng& rng, Solver& solver, std::vector<std::uint8_t>& on, std::uint64_t most = 3) {
+  for (std::uint64_t c = 1 + rng.below(most); c > 0; --c) {
     const auto v = static_cast<std::uint32_t>(rng.below(on.size()));
     if (on[v])
       solver.deactivate(v);
@@ -86,6 +87,17 @@ void toggle_some(Rng& rng, Solver& solver, std::vector<std::uint8_t>& on) {
     on[v] = !on[v];
   }
 }
+
+// Several solvers fed the same events.
+struct AllOf {
+  std::span<RateSolver* const> solvers;
+  void activate(std::uint32_t v) {
+    for (RateSolver* s : solvers) s->activate(v);
+  }
+  void deactivate(std::uint32_t v) {
+    for (RateSolver* s : solvers) s->deactivate(v);
+  }
+};
 
 // A classed solver fed the problem's links, weights and classes at activation (as a streamed run feeds it).
 struct GivenLinks {
@@ -327,6 +339,7 @@ TEST_CASE("incremental max-min: with the closures after the first solve left out
       variables_in.pin_later_closures(true);
       groups_in.pin_later_closures(true);
       const std::array<RateSolver*, 4> solvers{&run.variables, &variables_in, &run.groups, &groups_in};
+      AllOf all{solvers};
       std::vector<std::uint8_t> on(p.weight.size(), 0);
       for (int step = 0; step < 30; ++step) {
         if (seed % 4 < 2 && rng.below(3) == 0) {
@@ -334,16 +347,7 @@ TEST_CASE("incremental max-min: with the closures after the first solve left out
           p.capacity[l] = static_cast<double>(rng.below(6));
           for (RateSolver* s : solvers) s->set_capacity(l, p.capacity[l]);
         }
-        for (std::uint64_t c = 1 + rng.below(scale == 1 ? 3 : 10); c > 0; --c) {
-          const auto v = static_cast<std::uint32_t>(rng.below(on.size()));
-          for (RateSolver* s : solvers) {
-            if (on[v])
-              s->deactivate(v);
-            else
-              s->activate(v);
-          }
-          on[v] = !on[v];
-        }
+        toggle_some(rng, all, on, scale == 1 ? 3 : 10);
         const std::uint64_t rounds_before = run.variables.stats().rounds;
         for (RateSolver* s : solvers) {
           s->update();
